@@ -1,0 +1,78 @@
+//! The four ways of reading robots.txt that robots-batch knows.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::{Error, ErrorKind};
+
+/// A way of reading robots.txt: which groups apply, how patterns and paths
+/// are normalised, and which rule decides.
+#[derive(Clone, Copy, Debug, Default, Eq, Hash, PartialEq)]
+pub enum Dialect {
+    /// RFC 9309 (2022): longest match wins, allow wins ties, patterns and
+    /// paths percent-normalised alike. The default.
+    #[default]
+    Rfc9309,
+    /// Google's open-source reference library, bit for bit: as RFC 9309 but
+    /// patterns are only escaped, paths are used as they are, and
+    /// `index.htm*` allows its directory.
+    Google,
+    /// The 1996 Internet-Draft "A Method for Web Robots Control" (also the
+    /// grammar of data.txt): records end at empty lines, the first record
+    /// naming the agent as a substring applies, the first matching rule in
+    /// file order decides.
+    Draft1996,
+    /// The 1994 "Standard for Robot Exclusion": disallow lines only, byte
+    /// prefixes, nothing decoded.
+    Orig1994,
+}
+
+impl Dialect {
+    /// Every dialect, the default first.
+    pub const ALL: [Dialect; 4] = [
+        Dialect::Rfc9309,
+        Dialect::Google,
+        Dialect::Draft1996,
+        Dialect::Orig1994,
+    ];
+
+    /// The dialect's name as the command line spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Rfc9309 => "rfc9309",
+            Dialect::Google => "google",
+            Dialect::Draft1996 => "draft1996",
+            Dialect::Orig1994 => "orig1994",
+        }
+    }
+
+    /// True when the longest matching rule decides (RFC 9309 and Google);
+    /// false when the first one in file order does (the older standards).
+    pub fn is_longest_match(self) -> bool {
+        matches!(self, Dialect::Rfc9309 | Dialect::Google)
+    }
+
+    /// True when `*` and a final `$` in a pattern are special.
+    pub fn has_wildcards(self) -> bool {
+        self.is_longest_match()
+    }
+}
+
+impl fmt::Display for Dialect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Dialect {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Dialect, Error> {
+        Dialect::ALL
+            .into_iter()
+            .find(|d| d.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| {
+                Error::new(ErrorKind::UnknownDialect(s.to_string()))
+            })
+    }
+}

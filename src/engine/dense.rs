@@ -1,0 +1,234 @@
+//! The default engine: one dense DFA over every pattern, flattened into a
+//! table that also knows, per state, the best pattern still reachable.
+//!
+//! regex-automata determinizes the NFA (anchored, `MatchKind::All`, byte
+//! classes, bounded by size limits). We then walk the DFA once from its
+//! start state and copy it into our own table, adding two numbers per state:
+//!
+//! * `emit`: the lowest pattern ID among the matches the state reports
+//!   (regex-automata reports a match one byte late, on the state entered
+//!   after the match's last byte; the end-of-input transition reports
+//!   matches that end at the end of the path);
+//! * `bound`: the lowest pattern ID that any continuation of the path from
+//!   this state could still report.
+//!
+//! A scan keeps the best (lowest) ID seen so far and stops as soon as it is
+//! no worse than the state's bound: the dead state's bound is "none", so the
+//! scan of a path that can no longer match stops there, and a path that has
+//! matched its best possible rule stops at once. Each byte costs two loads.
+
+use std::collections::{BinaryHeap, HashMap};
+
+use regex_automata::dfa::{dense, Automaton, StartKind};
+use regex_automata::nfa::thompson::NFA;
+use regex_automata::util::primitives::StateID;
+use regex_automata::util::start;
+use regex_automata::{Anchored, MatchKind};
+
+use super::{Limits, NONE};
+
+#[derive(Clone, Copy, Debug)]
+struct StateInfo {
+    /// Lowest pattern ID reported on entering this state.
+    emit: u32,
+    /// Lowest pattern ID reachable after this state.
+    bound: u32,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct DenseEngine {
+    /// Byte to equivalence class.
+    classes: [u8; 256],
+    /// log2 of the row length (the number of classes, rounded up to a power
+    /// of two), so a state's row starts at `index << stride2`.
+    stride2: u32,
+    /// Row-major transitions; each entry is the next state's row start.
+    trans: Vec<u32>,
+    /// Per state (indexed by `row start >> stride2`).
+    info: Vec<StateInfo>,
+    /// Per state: the lowest pattern ID reported at the end of the path.
+    eoi: Vec<u32>,
+    /// The start state's row start.
+    start: u32,
+}
+
+impl DenseEngine {
+    pub(crate) fn new(
+        nfa: &NFA,
+        limits: &Limits,
+    ) -> Result<DenseEngine, String> {
+        let dfa = dense::Builder::new()
+            .configure(
+                dense::Config::new()
+                    .match_kind(MatchKind::All)
+                    .start_kind(StartKind::Anchored)
+                    .byte_classes(true)
+                    .minimize(false)
+                    .dfa_size_limit(Some(limits.dense_bytes))
+                    .determinize_size_limit(Some(limits.determinize_bytes)),
+            )
+            .build_from_nfa(nfa)
+            .map_err(|e| e.to_string())?;
+        DenseEngine::flatten(&dfa, limits.dense_bytes)
+    }
+
+    /// Copies the states reachable from the anchored start state into our
+    /// table and computes each state's bound.
+    fn flatten(
+        dfa: &dense::DFA<Vec<u32>>,
+        size_limit: usize,
+    ) -> Result<DenseEngine, String> {
+        let byte_classes = dfa.byte_classes();
+        let mut classes = [0u8; 256];
+        let mut reps: Vec<u8> = vec![];
+        for b in 0..=255u8 {
+            let c = byte_classes.get(b);
+            classes[b as usize] = c;
+            if usize::from(c) == reps.len() {
+                reps.push(b);
+            }
+        }
+        let stride2 = reps.len().next_power_of_two().trailing_zeros();
+        let stride = 1usize << stride2;
+
+        let start = dfa
+            .start_state(&start::Config::new().anchored(Anchored::Yes))
+            .map_err(|e| e.to_string())?;
+        // Our state 0 is the dead state; regex-automata's dead state (and
+        // any quit state, of which there are none) maps to it.
+        let mut index: HashMap<StateID, u32> = HashMap::new();
+        let mut order: Vec<StateID> = vec![StateID::ZERO];
+        let mut trans: Vec<u32> = vec![0; stride];
+        let mut info = vec![StateInfo { emit: NONE, bound: NONE }];
+        let mut eoi = vec![NONE];
+        let mut lookup = |id: StateID,
+                          order: &mut Vec<StateID>,
+                          trans: &mut Vec<u32>,
+                          info: &mut Vec<StateInfo>|
+         -> Result<u32, String> {
+            if dfa.is_dead_state(id) || dfa.is_quit_state(id) {
+                return Ok(0);
+            }
+            if let Some(&i) = index.get(&id) {
+                return Ok(i);
+            }
+            let i = order.len() as u32;
+            if (order.len() + 1) * stride * 4 > size_limit {
+                return Err(format!("flattened DFA over {size_limit} bytes"));
+            }
+            index.insert(id, i);
+            order.push(id);
+            trans.extend(std::iter::repeat_n(0, stride));
+            info.push(StateInfo { emit: min_pattern(dfa, id), bound: NONE });
+            Ok(i)
+        };
+        let start_index = lookup(start, &mut order, &mut trans, &mut info)?;
+        let mut next = 1;
+        while next < order.len() {
+            let id = order[next];
+            for (class, &rep) in reps.iter().enumerate() {
+                let to = lookup(
+                    dfa.next_state(id, rep),
+                    &mut order,
+                    &mut trans,
+                    &mut info,
+                )?;
+                trans[(next << stride2) + class] = to << stride2;
+            }
+            eoi.push(min_pattern(dfa, dfa.next_eoi_state(id)));
+            next += 1;
+        }
+        let bounds = bounds(&trans, &info, &eoi, stride2, reps.len());
+        for (state, bound) in info.iter_mut().zip(bounds) {
+            state.bound = bound;
+        }
+        Ok(DenseEngine {
+            classes,
+            stride2,
+            trans,
+            info,
+            eoi,
+            start: start_index << stride2,
+        })
+    }
+
+    pub(crate) fn memory_usage(&self) -> usize {
+        self.trans.len() * 4
+            + self.info.len() * std::mem::size_of::<StateInfo>()
+            + self.eoi.len() * 4
+    }
+
+    #[inline]
+    pub(crate) fn find(&self, path: &[u8]) -> u32 {
+        let mut s = self.start;
+        let mut best = self.info[(s >> self.stride2) as usize].emit;
+        for &b in path {
+            // PERF: `match/*` benches. Indexing is checked; every entry of
+            // `trans` is a valid row start by construction, so the checks
+            // never fail and cost little next to the loads.
+            s = self.trans
+                [(s as usize) + usize::from(self.classes[usize::from(b)])];
+            let info = self.info[(s >> self.stride2) as usize];
+            best = best.min(info.emit);
+            if best <= info.bound {
+                return best;
+            }
+        }
+        best.min(self.eoi[(s >> self.stride2) as usize])
+    }
+}
+
+/// The lowest pattern ID a state reports, or `NONE`.
+fn min_pattern(dfa: &dense::DFA<Vec<u32>>, id: StateID) -> u32 {
+    if !dfa.is_match_state(id) {
+        return NONE;
+    }
+    (0..dfa.match_len(id))
+        .map(|i| dfa.match_pattern(id, i).as_u32())
+        .min()
+        .unwrap_or(NONE)
+}
+
+/// For each state, the lowest pattern ID reachable after it: through the
+/// end-of-input transition or by entering a reporting state. Computed like
+/// a shortest path on the reversed graph, lowest values settled first.
+fn bounds(
+    trans: &[u32],
+    info: &[StateInfo],
+    eoi: &[u32],
+    stride2: u32,
+    nclasses: usize,
+) -> Vec<u32> {
+    let n = info.len();
+    let mut preds: Vec<Vec<u32>> = vec![vec![]; n];
+    let mut bound = vec![NONE; n];
+    for s in 1..n {
+        let row = &trans[s << stride2..(s << stride2) + nclasses];
+        let mut b = eoi[s];
+        for &to in row {
+            let t = (to >> stride2) as usize;
+            b = b.min(info[t].emit);
+            let p = preds[t].last().copied();
+            if p != Some(s as u32) {
+                preds[t].push(s as u32);
+            }
+        }
+        bound[s] = b;
+    }
+    let mut heap: BinaryHeap<std::cmp::Reverse<(u32, u32)>> = (1..n)
+        .filter(|&s| bound[s] != NONE)
+        .map(|s| std::cmp::Reverse((bound[s], s as u32)))
+        .collect();
+    while let Some(std::cmp::Reverse((b, t))) = heap.pop() {
+        if b > bound[t as usize] {
+            continue;
+        }
+        for &p in &preds[t as usize] {
+            if b < bound[p as usize] {
+                bound[p as usize] = b;
+                heap.push(std::cmp::Reverse((b, p)));
+            }
+        }
+    }
+    bound
+}

@@ -1,0 +1,233 @@
+//! Automata over priority-tagged patterns.
+//!
+//! This module knows nothing of dialects, groups or URLs. It receives a list
+//! of patterns whose index is their priority tag (0 is the most important)
+//! and answers one question per path: the lowest index of a pattern that
+//! matches a prefix of the path. The rule layer orders the patterns so that
+//! this index is the verdict: by length and allow-first for the
+//! longest-match dialects, by file position for the first-match ones.
+
+mod dense;
+mod lazy;
+mod naive;
+mod nfa;
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::{Error, ErrorKind};
+
+pub(crate) use self::dense::DenseEngine;
+pub(crate) use self::lazy::LazyEngine;
+pub(crate) use self::naive::NaiveEngine;
+
+/// How a pattern's bytes are read.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub(crate) enum Syntax {
+    /// `*` matches any run of bytes; a final `$` anchors at the end of the
+    /// path; every other byte is itself.
+    Glob,
+    /// Every byte is itself (the older standards have no wildcards).
+    Literal,
+}
+
+/// One pattern for an engine: it matches a path when it matches a prefix of
+/// it.
+#[derive(Clone, Debug)]
+pub(crate) struct Pattern {
+    pub(crate) bytes: Vec<u8>,
+    pub(crate) syntax: Syntax,
+}
+
+impl Pattern {
+    /// The pattern split into its literal pieces (separated by `*` when the
+    /// syntax is glob) and whether it ends with the `$` anchor.
+    pub(crate) fn pieces(&self) -> (Vec<&[u8]>, bool) {
+        match self.syntax {
+            Syntax::Literal => (vec![&self.bytes[..]], false),
+            Syntax::Glob => {
+                let (body, anchored) = match self.bytes.split_last() {
+                    Some((b'$', body)) => (body, true),
+                    _ => (&self.bytes[..], false),
+                };
+                (body.split(|&b| b == b'*').collect(), anchored)
+            }
+        }
+    }
+}
+
+/// The value of "no pattern matched" in engine tables.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// Which matching strategy a [`Matcher`](crate::Matcher) uses.
+#[derive(Clone, Copy, Debug, Default, Eq, Hash, PartialEq)]
+#[non_exhaustive]
+pub enum EngineKind {
+    /// The plain reference: every rule is tried with a linear-time
+    /// position-set match, the highest priority wins. Obviously correct,
+    /// slow on large rule sets; the yardstick of the differential tests.
+    Naive,
+    /// All patterns in one dense DFA (regex-automata) with a priority bound
+    /// per state, so a scan stops as soon as no better rule can match. When
+    /// the DFA would exceed its size limits, falls back to the lazy DFA.
+    /// The default.
+    #[default]
+    Dfa,
+    /// All patterns in one lazy (hybrid) DFA with a bounded cache: states
+    /// are built as paths need them. Compiles in microseconds.
+    Lazy,
+}
+
+impl EngineKind {
+    /// Every engine, the default first.
+    pub const ALL: [EngineKind; 3] =
+        [EngineKind::Dfa, EngineKind::Naive, EngineKind::Lazy];
+
+    /// The engine's name as the command line spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Naive => "naive",
+            EngineKind::Dfa => "dfa",
+            EngineKind::Lazy => "lazy",
+        }
+    }
+}
+
+impl fmt::Display for EngineKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for EngineKind {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<EngineKind, Error> {
+        EngineKind::ALL
+            .into_iter()
+            .find(|e| e.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| Error::new(ErrorKind::UnknownEngine(s.to_string())))
+    }
+}
+
+/// Size limits of compilation. Every one is bounded: a hostile robots.txt
+/// can make compilation give up on the dense DFA, never run unbounded.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    pub(crate) nfa_bytes: usize,
+    pub(crate) dense_bytes: usize,
+    pub(crate) determinize_bytes: usize,
+    pub(crate) lazy_cache_bytes: usize,
+}
+
+/// A compiled engine.
+#[derive(Clone, Debug)]
+pub(crate) enum Engine {
+    /// No pattern at all: nothing ever matches.
+    Empty,
+    Naive(NaiveEngine),
+    Dense(Box<DenseEngine>),
+    Lazy(Box<LazyEngine>),
+}
+
+/// Per-thread mutable state an engine needs while it scans.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct EngineCache {
+    lazy: Option<regex_automata::hybrid::dfa::Cache>,
+    naive: naive::NaiveCache,
+}
+
+impl Engine {
+    /// Compiles `patterns` (index = priority tag) with the chosen strategy.
+    pub(crate) fn build(
+        kind: EngineKind,
+        patterns: &[Pattern],
+        limits: &Limits,
+    ) -> Engine {
+        if patterns.is_empty() {
+            return Engine::Empty;
+        }
+        match kind {
+            EngineKind::Naive => Engine::Naive(NaiveEngine::new(patterns)),
+            EngineKind::Dfa | EngineKind::Lazy => {
+                let nfa = match nfa::build(patterns, limits) {
+                    Ok(nfa) => nfa,
+                    Err(err) => {
+                        // Even the lazy DFA needs an NFA: past its limit the
+                        // reference engine is the only bounded choice left.
+                        log::debug!(
+                            "NFA over its size limit ({err}); using naive engine"
+                        );
+                        return Engine::Naive(NaiveEngine::new(patterns));
+                    }
+                };
+                if kind == EngineKind::Dfa {
+                    match DenseEngine::new(&nfa, limits) {
+                        Ok(dense) => return Engine::Dense(Box::new(dense)),
+                        Err(why) => log::debug!(
+                            "dense DFA over its limits ({why}); using lazy DFA"
+                        ),
+                    }
+                }
+                match LazyEngine::new(&nfa, limits) {
+                    Ok(lazy) => Engine::Lazy(Box::new(lazy)),
+                    Err(err) => {
+                        log::debug!(
+                            "lazy DFA failed ({err}); using naive engine"
+                        );
+                        Engine::Naive(NaiveEngine::new(patterns))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The strategy actually in use (after any fallback).
+    pub(crate) fn strategy(&self) -> &'static str {
+        match self {
+            Engine::Empty => "empty",
+            Engine::Naive(_) => "naive",
+            Engine::Dense(_) => "dense-dfa",
+            Engine::Lazy(_) => "lazy-dfa",
+        }
+    }
+
+    /// Heap bytes of the compiled automaton.
+    pub(crate) fn memory_usage(&self) -> usize {
+        match self {
+            Engine::Empty => 0,
+            Engine::Naive(e) => e.memory_usage(),
+            Engine::Dense(e) => e.memory_usage(),
+            Engine::Lazy(e) => e.memory_usage(),
+        }
+    }
+
+    pub(crate) fn new_cache(&self) -> EngineCache {
+        EngineCache {
+            lazy: match self {
+                Engine::Lazy(e) => Some(e.new_cache()),
+                _ => None,
+            },
+            naive: naive::NaiveCache::default(),
+        }
+    }
+
+    /// The lowest index of a pattern that matches a prefix of `path`.
+    #[inline]
+    pub(crate) fn find(
+        &self,
+        path: &[u8],
+        cache: &mut EngineCache,
+    ) -> Option<u32> {
+        let id = match self {
+            Engine::Empty => NONE,
+            Engine::Naive(e) => e.find(path, &mut cache.naive),
+            Engine::Dense(e) => e.find(path),
+            Engine::Lazy(e) => {
+                let cache = cache.lazy.get_or_insert_with(|| e.new_cache());
+                e.find(path, cache)
+            }
+        };
+        (id != NONE).then_some(id)
+    }
+}

@@ -1,0 +1,49 @@
+//! The library's error type.
+
+use std::fmt;
+
+/// An error of the robots-batch library. Parsing a robots.txt never fails;
+/// errors come from names that do not exist (an unknown dialect or engine).
+#[derive(Clone, Debug)]
+pub struct Error {
+    kind: ErrorKind,
+}
+
+/// What went wrong.
+#[derive(Clone, Debug, Eq, PartialEq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The name is not one of [`Dialect::ALL`](crate::Dialect::ALL).
+    UnknownDialect(String),
+    /// The name is not one of [`EngineKind::ALL`](crate::EngineKind::ALL).
+    UnknownEngine(String),
+}
+
+impl Error {
+    pub(crate) fn new(kind: ErrorKind) -> Error {
+        Error { kind }
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.kind {
+            ErrorKind::UnknownDialect(ref name) => write!(
+                f,
+                "unknown dialect {name:?} (expected one of: rfc9309, google, \
+                 draft1996, orig1994)"
+            ),
+            ErrorKind::UnknownEngine(ref name) => write!(
+                f,
+                "unknown engine {name:?} (expected one of: dfa, naive, lazy)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {}

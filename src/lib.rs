@@ -1,0 +1,75 @@
+//! robots-batch decides, for millions of URLs at a time, whether a crawler may
+//! fetch them under a site's robots.txt.
+//!
+//! # Overview
+//!
+//! A robots.txt is parsed once ([`Robots`]); for one agent and one
+//! [`Dialect`] the applicable groups are selected and merged ([`RuleSet`]);
+//! the rules are compiled into one automaton ([`Matcher`]) whose pattern IDs
+//! carry the rules' priorities, so that a single pass over a URL's path yields
+//! its [`Verdict`].
+//!
+//! # Example
+//!
+//! ```
+//! use robots_batch::{Dialect, Matcher, Robots};
+//!
+//! let robots = Robots::parse(b"\
+//! User-agent: *
+//! Disallow: /private/
+//! Allow: /private/press/
+//! Disallow: /*.pdf$
+//! ");
+//! let matcher = Matcher::new(&robots, "ExampleBot", Dialect::Rfc9309);
+//! let mut scratch = matcher.scratch();
+//! let verdicts: Vec<&str> = [
+//!     "https://example.com/",
+//!     "https://example.com/private/plans",
+//!     "https://example.com/private/press/release",
+//!     "https://example.com/docs/report.pdf",
+//!     "https://example.com/docs/report.pdf?download=1",
+//! ]
+//! .iter()
+//! .map(|url| matcher.verdict(url.as_bytes(), &mut scratch).name())
+//! .collect();
+//! assert_eq!(
+//!     verdicts,
+//!     ["allowed", "disallowed", "allowed", "disallowed", "allowed"],
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Engines
+//!
+//! [`EngineKind::Dfa`] (the default) compiles a dense DFA with a per-state
+//! priority bound and falls back to [`EngineKind::Lazy`] when the rules would
+//! make the DFA too large; [`EngineKind::Naive`] is the plain reference used by
+//! the differential tests. All three give identical verdicts.
+//!
+//! # Crate features
+//!
+//! None yet: the library always includes the dense and lazy DFAs.
+
+#![deny(missing_docs)]
+#![deny(rustdoc::broken_intra_doc_links)]
+
+mod dialect;
+mod engine;
+mod error;
+mod matcher;
+mod path;
+mod robots;
+mod rules;
+
+pub use crate::dialect::Dialect;
+pub use crate::engine::EngineKind;
+pub use crate::error::{Error, ErrorKind};
+pub use crate::matcher::{Matcher, MatcherBuilder, Reason, Scratch, Verdict};
+pub use crate::path::{extract_path, normalize_pattern, UrlPath};
+pub use crate::robots::{
+    Line, LineKind, Robots, Warning, WarningKind, DEFAULT_MAX_ROBOTS_BYTES,
+    MAX_LINE_LEN,
+};
+pub use crate::rules::{
+    is_valid_product_token, product_token, GroupMatch, Rule, RuleSet,
+};

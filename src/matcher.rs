@@ -1,0 +1,308 @@
+//! A rule set compiled for one agent, and the verdicts it gives.
+
+use crate::dialect::Dialect;
+use crate::engine::{
+    Engine, EngineCache, EngineKind, Limits, Pattern, Syntax,
+};
+use crate::path::{extract_path, normalize_path, path_needs_normalizing};
+use crate::robots::Robots;
+use crate::rules::{GroupMatch, Rule, RuleSet};
+
+/// Why a URL got its verdict.
+#[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
+pub enum Reason {
+    /// A rule decided; the index is into [`Matcher::rules`].
+    Rule(u32),
+    /// A group applies but none of its rules matched the path.
+    NoMatchingRule,
+    /// No group of the robots.txt applies to the agent.
+    NoGroup,
+    /// The path is `/robots.txt`, which RFC 9309 and the 1996 draft always
+    /// allow.
+    ImplicitRobotsTxt,
+}
+
+impl Reason {
+    /// The reason's name in reports: `rule`, `no-matching-rule`,
+    /// `no-group` or `implicit-robots-txt`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::Rule(_) => "rule",
+            Reason::NoMatchingRule => "no-matching-rule",
+            Reason::NoGroup => "no-group",
+            Reason::ImplicitRobotsTxt => "implicit-robots-txt",
+        }
+    }
+}
+
+/// Whether a URL may be fetched, and why.
+#[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
+pub struct Verdict {
+    allowed: bool,
+    reason: Reason,
+}
+
+impl Verdict {
+    /// True when the URL may be fetched.
+    pub fn is_allowed(self) -> bool {
+        self.allowed
+    }
+
+    /// `allowed` or `disallowed`.
+    pub fn name(self) -> &'static str {
+        if self.allowed {
+            "allowed"
+        } else {
+            "disallowed"
+        }
+    }
+
+    /// Why.
+    pub fn reason(self) -> Reason {
+        self.reason
+    }
+}
+
+/// Per-thread scratch space for [`Matcher::verdict`]: make one per thread
+/// with [`Matcher::scratch`] and reuse it, so that no verdict allocates.
+#[derive(Clone, Debug)]
+pub struct Scratch {
+    path: Vec<u8>,
+    cache: EngineCache,
+}
+
+/// Builds [`Matcher`]s. Every limit is bounded by default.
+#[derive(Clone, Debug)]
+pub struct MatcherBuilder {
+    engine: EngineKind,
+    limits: Limits,
+}
+
+impl Default for MatcherBuilder {
+    fn default() -> MatcherBuilder {
+        MatcherBuilder::new()
+    }
+}
+
+impl MatcherBuilder {
+    /// A builder with the default engine ([`EngineKind::Dfa`]) and limits.
+    pub fn new() -> MatcherBuilder {
+        MatcherBuilder {
+            engine: EngineKind::Dfa,
+            limits: Limits {
+                nfa_bytes: 64 << 20,
+                dense_bytes: 32 << 20,
+                determinize_bytes: 16 << 20,
+                lazy_cache_bytes: 8 << 20,
+            },
+        }
+    }
+
+    /// The matching strategy (default [`EngineKind::Dfa`]).
+    pub fn engine(&mut self, engine: EngineKind) -> &mut MatcherBuilder {
+        self.engine = engine;
+        self
+    }
+
+    /// The most heap the dense DFA may take, in bytes (default 32 MiB).
+    /// Past it, and past the determinization limit, the `dfa` engine falls
+    /// back to the lazy DFA. Small limits compile faster on hostile rules.
+    pub fn dense_size_limit(&mut self, bytes: usize) -> &mut MatcherBuilder {
+        self.limits.dense_bytes = bytes;
+        self
+    }
+
+    /// The most scratch memory determinization may use, in bytes (default
+    /// 16 MiB). It bounds the time a dense compile can take before it gives
+    /// up.
+    pub fn determinize_size_limit(
+        &mut self,
+        bytes: usize,
+    ) -> &mut MatcherBuilder {
+        self.limits.determinize_bytes = bytes;
+        self
+    }
+
+    /// The lazy DFA's cache capacity per thread, in bytes (default 8 MiB).
+    pub fn lazy_cache_capacity(
+        &mut self,
+        bytes: usize,
+    ) -> &mut MatcherBuilder {
+        self.limits.lazy_cache_bytes = bytes;
+        self
+    }
+
+    /// The most heap the NFA that both DFAs start from may take (default
+    /// 64 MiB). Past it the rules are matched by the naive engine.
+    pub fn nfa_size_limit(&mut self, bytes: usize) -> &mut MatcherBuilder {
+        self.limits.nfa_bytes = bytes;
+        self
+    }
+
+    /// Selects the rules of `robots` for `agent` in `dialect` and compiles
+    /// them.
+    pub fn build(
+        &self,
+        robots: &Robots,
+        agent: &str,
+        dialect: Dialect,
+    ) -> Matcher {
+        self.build_rules(RuleSet::select(robots, agent, dialect))
+    }
+
+    /// Compiles an already selected rule set.
+    pub fn build_rules(&self, rules: RuleSet) -> Matcher {
+        let dialect = rules.dialect();
+        let syntax = if dialect.has_wildcards() {
+            Syntax::Glob
+        } else {
+            Syntax::Literal
+        };
+        // (priority key, pattern, rule index)
+        let mut tagged: Vec<(usize, bool, u32, Vec<u8>)> = vec![];
+        for (i, rule) in rules.rules().iter().enumerate() {
+            if rule.pattern().is_empty() {
+                continue;
+            }
+            tagged.push((
+                rule.pattern().len(),
+                rule.is_allow(),
+                i as u32,
+                rule.pattern().to_vec(),
+            ));
+            if dialect == Dialect::Google && rule.is_allow() {
+                if let Some(dir) = google_index_directory(rule.pattern()) {
+                    tagged.push((dir.len(), true, i as u32, dir));
+                }
+            }
+        }
+        if dialect.is_longest_match() {
+            // Longest first, allow before disallow at equal length, then
+            // file order so that explanations name the first such line.
+            tagged.sort_by(|a, b| {
+                b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2))
+            });
+        }
+        let pattern_rule = tagged.iter().map(|t| t.2).collect();
+        let patterns: Vec<Pattern> = tagged
+            .into_iter()
+            .map(|t| Pattern { bytes: t.3, syntax })
+            .collect();
+        let engine = Engine::build(self.engine, &patterns, &self.limits);
+        log::debug!(
+            "{} patterns for group {:?} compiled to {} ({} bytes)",
+            patterns.len(),
+            String::from_utf8_lossy(rules.group().name()),
+            engine.strategy(),
+            engine.memory_usage()
+        );
+        Matcher { rules, engine, pattern_rule }
+    }
+}
+
+/// Google's reference library reads `Allow: /d/index.htm...` as also
+/// allowing `/d/` itself: the pattern up to its last `/`, anchored.
+fn google_index_directory(pattern: &[u8]) -> Option<Vec<u8>> {
+    let slash = pattern.iter().rposition(|&b| b == b'/')?;
+    if !pattern[slash..].starts_with(b"/index.htm") {
+        return None;
+    }
+    let mut dir = pattern[..=slash].to_vec();
+    dir.push(b'$');
+    Some(dir)
+}
+
+/// The rules that apply to one agent, compiled: give it URLs, get verdicts.
+///
+/// A `Matcher` is immutable and `Sync`: share one between threads, and give
+/// each thread its own [`Scratch`].
+#[derive(Clone, Debug)]
+pub struct Matcher {
+    rules: RuleSet,
+    engine: Engine,
+    /// For each engine pattern ID, the index of its rule.
+    pattern_rule: Vec<u32>,
+}
+
+impl Matcher {
+    /// Parses nothing: compiles `robots` for `agent` in `dialect` with the
+    /// default builder.
+    pub fn new(robots: &Robots, agent: &str, dialect: Dialect) -> Matcher {
+        MatcherBuilder::new().build(robots, agent, dialect)
+    }
+
+    /// Scratch space for [`Matcher::verdict`], one per thread.
+    pub fn scratch(&self) -> Scratch {
+        Scratch {
+            path: Vec::with_capacity(256),
+            cache: self.engine.new_cache(),
+        }
+    }
+
+    /// The dialect the matcher was compiled for.
+    pub fn dialect(&self) -> Dialect {
+        self.rules.dialect()
+    }
+
+    /// The group the rules come from.
+    pub fn group(&self) -> &GroupMatch {
+        self.rules.group()
+    }
+
+    /// The rules that apply, in file order ([`Reason::Rule`] indexes them).
+    pub fn rules(&self) -> &[Rule] {
+        self.rules.rules()
+    }
+
+    /// The strategy in use after any fallback: `empty`, `naive`,
+    /// `dense-dfa` or `lazy-dfa`.
+    pub fn strategy(&self) -> &'static str {
+        self.engine.strategy()
+    }
+
+    /// Heap bytes of the compiled automaton.
+    pub fn memory_usage(&self) -> usize {
+        self.engine.memory_usage()
+    }
+
+    /// The verdict for one URL line (an absolute URL, or a path, or
+    /// anything: every line gets a verdict).
+    #[inline]
+    pub fn verdict(&self, url: &[u8], scratch: &mut Scratch) -> Verdict {
+        let dialect = self.rules.dialect();
+        let path = extract_path(url);
+        let path: &[u8] =
+            if path.slash || path_needs_normalizing(dialect, path.rest) {
+                let buf = &mut scratch.path;
+                buf.clear();
+                if path.slash {
+                    buf.push(b'/');
+                }
+                normalize_path(dialect, path.rest, buf);
+                buf
+            } else {
+                path.rest
+            };
+        if matches!(dialect, Dialect::Rfc9309 | Dialect::Draft1996)
+            && path == b"/robots.txt"
+        {
+            return Verdict {
+                allowed: true,
+                reason: Reason::ImplicitRobotsTxt,
+            };
+        }
+        if *self.rules.group() == GroupMatch::None {
+            return Verdict { allowed: true, reason: Reason::NoGroup };
+        }
+        match self.engine.find(path, &mut scratch.cache) {
+            None => Verdict { allowed: true, reason: Reason::NoMatchingRule },
+            Some(id) => {
+                let rule = self.pattern_rule[id as usize];
+                Verdict {
+                    allowed: self.rules.rules()[rule as usize].is_allow(),
+                    reason: Reason::Rule(rule),
+                }
+            }
+        }
+    }
+}

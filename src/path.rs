@@ -1,0 +1,276 @@
+//! From a URL line to the string that rules are matched against, and the
+//! per-dialect normalisation of patterns and paths (contract section 3).
+
+use crate::dialect::Dialect;
+
+/// The path, params and query of a URL line, as a slice of it: the part
+/// from the first `/`, `?` or `;` after the authority to the first `#`.
+///
+/// `slash` is true when a `/` must be put in front of `rest` (the line's
+/// path starts with `?` or `;`, or it has no path at all, in which case
+/// `rest` is empty and the path is `/`).
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub struct UrlPath<'a> {
+    /// Whether the path is `/` followed by `rest`.
+    pub slash: bool,
+    /// The path's bytes, as they stand in the line.
+    pub rest: &'a [u8],
+}
+
+impl UrlPath<'_> {
+    /// The path as an owned byte string (for tests and diagnostics; the hot
+    /// path never builds one).
+    pub fn to_vec(&self) -> Vec<u8> {
+        let mut v = Vec::with_capacity(self.rest.len() + 1);
+        if self.slash {
+            v.push(b'/');
+        }
+        v.extend_from_slice(self.rest);
+        v
+    }
+}
+
+/// Extracts the path, params and query of one URL line (section 3.2; this
+/// is `GetPathParamsQuery` of Google's reference library).
+///
+/// ```
+/// use robots_batch::extract_path;
+/// assert_eq!(extract_path(b"http://a.com?x").to_vec(), b"/?x");
+/// assert_eq!(extract_path(b"example.com/a").to_vec(), b"/a");
+/// assert_eq!(extract_path(b"/a/b#c").to_vec(), b"/a/b");
+/// assert_eq!(extract_path(b"").to_vec(), b"/");
+/// ```
+pub fn extract_path(url: &[u8]) -> UrlPath<'_> {
+    const ROOT: UrlPath<'static> = UrlPath { slash: true, rest: b"" };
+    let search_start = if url.starts_with(b"//") { 2 } else { 0 };
+    let hay = &url[search_start..];
+    let early_path = find_path_start(hay);
+    let authority_start = match memchr::memmem::find(hay, b"://") {
+        Some(p) if early_path.is_none_or(|e| p < e) => p + 3,
+        _ => 0,
+    };
+    let Some(path_start) =
+        find_path_start(&hay[authority_start..]).map(|i| i + authority_start)
+    else {
+        return ROOT;
+    };
+    let hash = memchr::memchr(b'#', hay);
+    if hash.is_some_and(|h| h < path_start) {
+        return ROOT;
+    }
+    let rest = &hay[path_start..hash.unwrap_or(hay.len())];
+    UrlPath { slash: rest[0] != b'/', rest }
+}
+
+fn find_path_start(hay: &[u8]) -> Option<usize> {
+    hay.iter().position(|&b| matches!(b, b'/' | b'?' | b';'))
+}
+
+/// Whether the bytes of a path need rewriting in `dialect` before they can
+/// be matched.
+pub(crate) fn path_needs_normalizing(dialect: Dialect, path: &[u8]) -> bool {
+    match dialect {
+        Dialect::Google | Dialect::Orig1994 => false,
+        Dialect::Rfc9309 => {
+            path.iter().any(|&b| b >= 0x80 || matches!(b, b'%' | b'*' | b'$'))
+        }
+        Dialect::Draft1996 => memchr::memchr(b'%', path).is_some(),
+    }
+}
+
+/// Appends the normalised form of a URL path's bytes to `out`.
+pub(crate) fn normalize_path(
+    dialect: Dialect,
+    path: &[u8],
+    out: &mut Vec<u8>,
+) {
+    match dialect {
+        Dialect::Google | Dialect::Orig1994 => out.extend_from_slice(path),
+        Dialect::Rfc9309 => normalize_rfc9309(path, Role::Path, out),
+        Dialect::Draft1996 => decode_draft1996(path, out),
+    }
+}
+
+/// The form a rule's pattern takes in `dialect` before it is compiled.
+/// For RFC 9309 and Google its length is the rule's priority.
+pub fn normalize_pattern(dialect: Dialect, pattern: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(pattern.len());
+    match dialect {
+        Dialect::Google => escape_google(pattern, &mut out),
+        Dialect::Rfc9309 => {
+            normalize_rfc9309(pattern, Role::Pattern, &mut out)
+        }
+        Dialect::Draft1996 => decode_draft1996(pattern, &mut out),
+        Dialect::Orig1994 => out.extend_from_slice(pattern),
+    }
+    out
+}
+
+#[derive(Clone, Copy, Eq, PartialEq)]
+enum Role {
+    Pattern,
+    Path,
+}
+
+const HEX: &[u8; 16] = b"0123456789ABCDEF";
+
+fn push_escape(out: &mut Vec<u8>, b: u8) {
+    out.extend_from_slice(&[
+        b'%',
+        HEX[usize::from(b >> 4)],
+        HEX[usize::from(b & 15)],
+    ]);
+}
+
+fn hex_val(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// The byte of a `%XX` escape starting at `bytes[i]`, if there is one.
+fn escape_at(bytes: &[u8], i: usize) -> Option<u8> {
+    if bytes[i] != b'%' || i + 2 >= bytes.len() {
+        return None;
+    }
+    Some(hex_val(bytes[i + 1])? << 4 | hex_val(bytes[i + 2])?)
+}
+
+fn is_unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}
+
+/// Google's `MaybeEscapePattern`: bytes >= 0x80 become `%XX`, the hex
+/// digits of existing escapes are upper-cased, nothing else changes.
+fn escape_google(pattern: &[u8], out: &mut Vec<u8>) {
+    let mut i = 0;
+    while i < pattern.len() {
+        let b = pattern[i];
+        if let Some(e) = escape_at(pattern, i) {
+            push_escape(out, e);
+            i += 3;
+            continue;
+        }
+        if b >= 0x80 {
+            push_escape(out, b);
+        } else {
+            out.push(b);
+        }
+        i += 1;
+    }
+}
+
+/// RFC 9309 section 2.2.2: bytes >= 0x80 become `%XX`, escapes of
+/// unreserved characters are decoded, other escapes get upper-case hex. In
+/// a path `*` and `$` are spelled `%2A` and `%24` (section 2.2.3); in a
+/// pattern `*` stays the wildcard and only a final `$` stays the anchor.
+fn normalize_rfc9309(bytes: &[u8], role: Role, out: &mut Vec<u8>) {
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if let Some(e) = escape_at(bytes, i) {
+            if is_unreserved(e) {
+                out.push(e);
+            } else {
+                push_escape(out, e);
+            }
+            i += 3;
+            continue;
+        }
+        match b {
+            0x80..=0xFF => push_escape(out, b),
+            b'*' if role == Role::Path => push_escape(out, b),
+            b'$' if role == Role::Path || i + 1 < bytes.len() => {
+                push_escape(out, b)
+            }
+            _ => out.push(b),
+        }
+        i += 1;
+    }
+}
+
+/// The 1996 draft (section 3.2.2 of its text): every `%XX` is decoded
+/// except `%2F`, which stays `%2F` and never equals `/`.
+fn decode_draft1996(bytes: &[u8], out: &mut Vec<u8>) {
+    let mut i = 0;
+    while i < bytes.len() {
+        match escape_at(bytes, i) {
+            Some(b'/') => {
+                out.extend_from_slice(b"%2F");
+                i += 3;
+            }
+            Some(e) => {
+                out.push(e);
+                i += 3;
+            }
+            None => {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths() {
+        let cases: &[(&str, &str)] = &[
+            ("", "/"),
+            ("http://www.example.com", "/"),
+            ("http://www.example.com/a/b?c=http://d.e/", "/a/b?c=http://d.e/"),
+            ("example.com?a", "/?a"),
+            ("example.com/a;b#c", "/a;b"),
+            ("//a/b/c", "/b/c"),
+            ("a/b", "/b"),
+            ("a", "/"),
+            ("http://x.com#a/b", "/"),
+            ("http://x.com;p", "/;p"),
+        ];
+        for &(url, want) in cases {
+            assert_eq!(
+                extract_path(url.as_bytes()).to_vec(),
+                want.as_bytes(),
+                "{url}"
+            );
+        }
+    }
+
+    fn norm(d: Dialect, p: &str) -> String {
+        String::from_utf8(normalize_pattern(d, p.as_bytes())).unwrap()
+    }
+
+    fn norm_path(d: Dialect, p: &str) -> String {
+        let mut out = vec![];
+        normalize_path(d, p.as_bytes(), &mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn google_escapes_patterns_only() {
+        assert_eq!(norm(Dialect::Google, "á"), "%C3%A1");
+        assert_eq!(norm(Dialect::Google, "%aa"), "%AA");
+        assert_eq!(norm(Dialect::Google, "/%7e*$"), "/%7E*$");
+        assert_eq!(norm(Dialect::Google, "/%a"), "/%a");
+        assert_eq!(norm_path(Dialect::Google, "/a*$%7e"), "/a*$%7e");
+    }
+
+    #[test]
+    fn rfc9309_normalises_both() {
+        assert_eq!(norm(Dialect::Rfc9309, "/%7euser/*.gif$"), "/~user/*.gif$");
+        assert_eq!(norm(Dialect::Rfc9309, "/a$b"), "/a%24b");
+        assert_eq!(norm(Dialect::Rfc9309, "/caf\u{e9}%2f"), "/caf%C3%A9%2F");
+        assert_eq!(norm_path(Dialect::Rfc9309, "/a*b$%61%"), "/a%2Ab%24a%");
+    }
+
+    #[test]
+    fn draft1996_decodes_all_but_slash() {
+        assert_eq!(norm(Dialect::Draft1996, "/%7ejoe/%2f%41"), "/~joe/%2FA");
+        assert_eq!(norm_path(Dialect::Draft1996, "/a%2fb"), "/a%2Fb");
+    }
+}

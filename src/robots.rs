@@ -1,0 +1,484 @@
+//! Reading a robots.txt file: bytes in, lines out.
+//!
+//! This module knows bytes and lines and nothing of URLs or dialects. It
+//! follows section 1 of the contract (`SEMANTICS.md`), which is the line
+//! reader of Google's reference library: every byte sequence parses, the
+//! unparseable lines are kept (and reported) rather than rejected.
+
+use std::ops::Range;
+
+/// The longest part of a line that counts, in bytes. The rest of the line
+/// is ignored (the line still ends where it ends). This is the line buffer
+/// of Google's reference library (`2083 * 8 - 1`).
+pub const MAX_LINE_LEN: usize = 16_663;
+
+/// The default parse limit: 500 KiB, the minimum RFC 9309 (section 2.5)
+/// asks crawlers to parse.
+pub const DEFAULT_MAX_ROBOTS_BYTES: usize = 512_000;
+
+/// What a line of robots.txt is.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum LineKind {
+    /// A `user-agent` line (or one of its accepted spellings).
+    UserAgent,
+    /// An `allow` line.
+    Allow,
+    /// A `disallow` line (or one of its accepted typos).
+    Disallow,
+    /// A `sitemap` line.
+    Sitemap,
+    /// Any other `key: value` record (crawl-delay, host, clean-param...).
+    /// It never changes groups or verdicts.
+    Other,
+    /// A line that is empty after trimming and had no comment.
+    Empty,
+    /// A line that holds only a comment.
+    Comment,
+    /// A line that has content but no usable `key: value` shape.
+    Unparseable,
+}
+
+impl LineKind {
+    /// True for `allow` and `disallow` lines.
+    pub fn is_rule(self) -> bool {
+        matches!(self, LineKind::Allow | LineKind::Disallow)
+    }
+}
+
+/// One line of a robots.txt file.
+#[derive(Clone, Debug)]
+pub struct Line {
+    number: u32,
+    kind: LineKind,
+    text: Range<usize>,
+    key: Range<usize>,
+    value: Range<usize>,
+}
+
+impl Line {
+    /// The line's number, counting from 1.
+    pub fn number(&self) -> u32 {
+        self.number
+    }
+
+    /// What the line is.
+    pub fn kind(&self) -> LineKind {
+        self.kind
+    }
+}
+
+/// Something in a robots.txt that robots-batch accepted but that a reader
+/// of the file may want to know about.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Warning {
+    /// The line the warning is about (0 for the whole file).
+    pub line: u32,
+    /// What happened.
+    pub kind: WarningKind,
+}
+
+/// The kinds of [`Warning`].
+#[derive(Clone, Debug, Eq, PartialEq)]
+#[non_exhaustive]
+pub enum WarningKind {
+    /// A key was recognised by one of the accepted misspellings or by
+    /// prefix (`dissallow`, `useragent`, `Disallowing`).
+    TypoAccepted {
+        /// The key as written.
+        key: Vec<u8>,
+        /// The key it was read as.
+        read_as: &'static str,
+    },
+    /// The line has no colon; the white space between its two words was
+    /// taken as one.
+    MissingColon,
+    /// The line is longer than [`MAX_LINE_LEN`] bytes; the rest was ignored.
+    LineTooLong {
+        /// The line's full length in bytes.
+        len: usize,
+    },
+    /// An allow or disallow line before any user-agent line: it belongs to
+    /// no group and is ignored.
+    RuleOutsideGroup,
+    /// The file is longer than the parse limit; the rest was not parsed.
+    OverParseLimit {
+        /// The file's length in bytes.
+        len: usize,
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// A line with content that is neither a comment nor a `key: value`.
+    Unparseable,
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.line > 0 {
+            write!(f, "line {}: ", self.line)?;
+        }
+        match self.kind {
+            WarningKind::TypoAccepted { ref key, read_as } => write!(
+                f,
+                "key {:?} read as {:?}",
+                String::from_utf8_lossy(key),
+                read_as
+            ),
+            WarningKind::MissingColon => {
+                write!(f, "no colon after the key; white space taken as one")
+            }
+            WarningKind::LineTooLong { len } => write!(
+                f,
+                "line of {} bytes; only the first {} count",
+                len, MAX_LINE_LEN
+            ),
+            WarningKind::RuleOutsideGroup => {
+                write!(f, "rule before any user-agent line is ignored")
+            }
+            WarningKind::OverParseLimit { len, limit } => write!(
+                f,
+                "file of {} bytes is over the parse limit; only the first {} \
+                 bytes were parsed",
+                len, limit
+            ),
+            WarningKind::Unparseable => {
+                write!(f, "line is not a `key: value` record; ignored")
+            }
+        }
+    }
+}
+
+/// A parsed robots.txt: its bytes, its lines and the warnings it gave.
+///
+/// Parsing never fails. Group selection for an agent happens later, per
+/// dialect (see [`RuleSet`](crate::RuleSet)).
+#[derive(Clone, Debug)]
+pub struct Robots {
+    bytes: Vec<u8>,
+    lines: Vec<Line>,
+    warnings: Vec<Warning>,
+}
+
+impl Robots {
+    /// Parses the whole of `bytes` (no parse limit).
+    pub fn parse(bytes: &[u8]) -> Robots {
+        Robots::parse_with_limit(bytes, 0)
+    }
+
+    /// Parses the first `limit` bytes of `bytes` (0 means no limit). Going
+    /// over the limit adds a [`WarningKind::OverParseLimit`] warning; the
+    /// file is cut at exactly `limit` bytes, as a fetcher that stops reading
+    /// there would.
+    pub fn parse_with_limit(bytes: &[u8], limit: usize) -> Robots {
+        let mut warnings = vec![];
+        let body = if limit > 0 && bytes.len() > limit {
+            warnings.push(Warning {
+                line: 0,
+                kind: WarningKind::OverParseLimit { len: bytes.len(), limit },
+            });
+            &bytes[..limit]
+        } else {
+            bytes
+        };
+        let mut robots =
+            Robots { bytes: body.to_vec(), lines: vec![], warnings };
+        robots.read_lines();
+        robots
+    }
+
+    /// The bytes that were parsed (the file, cut at the parse limit).
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Every line of the file, in order.
+    pub fn lines(&self) -> &[Line] {
+        &self.lines
+    }
+
+    /// Warnings about the file, in line order (the parse limit first).
+    pub fn warnings(&self) -> &[Warning] {
+        &self.warnings
+    }
+
+    /// The line as written, without its line end.
+    pub fn text(&self, line: &Line) -> &[u8] {
+        &self.bytes[line.text.clone()]
+    }
+
+    /// The line's key, trimmed (empty for empty, comment and unparseable
+    /// lines).
+    pub fn key(&self, line: &Line) -> &[u8] {
+        &self.bytes[line.key.clone()]
+    }
+
+    /// The line's value, trimmed, without its comment.
+    pub fn value(&self, line: &Line) -> &[u8] {
+        &self.bytes[line.value.clone()]
+    }
+
+    /// The values of every sitemap line, in order.
+    pub fn sitemaps(&self) -> impl Iterator<Item = &[u8]> + '_ {
+        self.lines
+            .iter()
+            .filter(|l| l.kind == LineKind::Sitemap)
+            .map(|l| self.value(l))
+    }
+
+    fn read_lines(&mut self) {
+        let bytes = &self.bytes;
+        // A byte-order mark, or any leading part of one, is skipped.
+        let mut start = 0;
+        while start < 3 && bytes.get(start) == Some(&b"\xEF\xBB\xBF"[start]) {
+            start += 1;
+        }
+        let mut number = 0u32;
+        let mut lines = vec![];
+        let mut warnings = vec![];
+        while start < bytes.len() {
+            let end = memchr::memchr2(b'\n', b'\r', &bytes[start..])
+                .map_or(bytes.len(), |i| start + i);
+            number = number.saturating_add(1);
+            let (line, warns) = read_line(bytes, start..end, number);
+            lines.push(line);
+            warnings.extend(warns);
+            start = end;
+            if bytes.get(start) == Some(&b'\r') {
+                start += 1;
+                if bytes.get(start) == Some(&b'\n') {
+                    start += 1;
+                }
+            } else if bytes.get(start) == Some(&b'\n') {
+                start += 1;
+            }
+        }
+        self.lines = lines;
+        self.warnings.extend(warnings);
+    }
+}
+
+/// ASCII white space as the reference library trims it.
+pub(crate) fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\x0B' | b'\x0C' | b'\r' | b'\n')
+}
+
+fn trim(bytes: &[u8], mut r: Range<usize>) -> Range<usize> {
+    while r.start < r.end && is_space(bytes[r.start]) {
+        r.start += 1;
+    }
+    while r.end > r.start && is_space(bytes[r.end - 1]) {
+        r.end -= 1;
+    }
+    r
+}
+
+fn read_line(
+    bytes: &[u8],
+    text: Range<usize>,
+    number: u32,
+) -> (Line, Vec<Warning>) {
+    let mut warnings = vec![];
+    let mut useful = text.clone();
+    if useful.len() > MAX_LINE_LEN {
+        warnings.push(Warning {
+            line: number,
+            kind: WarningKind::LineTooLong { len: useful.len() },
+        });
+        useful.end = useful.start + MAX_LINE_LEN;
+    }
+    if let Some(i) = memchr::memchr(0, &bytes[useful.clone()]) {
+        useful.end = useful.start + i;
+    }
+    let comment = memchr::memchr(b'#', &bytes[useful.clone()]);
+    if let Some(i) = comment {
+        useful.end = useful.start + i;
+    }
+    let content = trim(bytes, useful);
+    let mut line = Line {
+        number,
+        kind: LineKind::Empty,
+        text,
+        key: content.start..content.start,
+        value: content.end..content.end,
+    };
+    if content.is_empty() {
+        if comment.is_some() {
+            line.kind = LineKind::Comment;
+        }
+        return (line, warnings);
+    }
+    let s = &bytes[content.clone()];
+    let sep = match memchr::memchr(b':', s) {
+        Some(i) => Some((i, i + 1)),
+        None => {
+            // Some people forget the colon: white space is accepted in its
+            // place when the line is exactly two words.
+            match s.iter().position(|&b| b == b' ' || b == b'\t') {
+                Some(i) => {
+                    let j = i + s[i..]
+                        .iter()
+                        .take_while(|&&b| b == b' ' || b == b'\t')
+                        .count();
+                    if s[j..].iter().any(|&b| b == b' ' || b == b'\t') {
+                        None
+                    } else {
+                        warnings.push(Warning {
+                            line: number,
+                            kind: WarningKind::MissingColon,
+                        });
+                        Some((i, j))
+                    }
+                }
+                None => None,
+            }
+        }
+    };
+    let Some((k, v)) = sep else {
+        line.kind = LineKind::Unparseable;
+        warnings
+            .push(Warning { line: number, kind: WarningKind::Unparseable });
+        return (line, warnings);
+    };
+    let key = trim(bytes, content.start..content.start + k);
+    if key.is_empty() {
+        line.kind = LineKind::Unparseable;
+        warnings.retain(|w| w.kind != WarningKind::MissingColon);
+        warnings
+            .push(Warning { line: number, kind: WarningKind::Unparseable });
+        return (line, warnings);
+    }
+    line.key = key.clone();
+    line.value = trim(bytes, content.start + v..content.end);
+    let (kind, read_as) = classify_key(&bytes[key]);
+    line.kind = kind;
+    if let Some(read_as) = read_as {
+        if !bytes[line.key.clone()].eq_ignore_ascii_case(read_as.as_bytes()) {
+            warnings.push(Warning {
+                line: number,
+                kind: WarningKind::TypoAccepted {
+                    key: bytes[line.key.clone()].to_vec(),
+                    read_as,
+                },
+            });
+        }
+    }
+    (line, warnings)
+}
+
+/// Keys are recognised case-insensitively by prefix, in this order.
+const KEYS: &[(&str, LineKind, &str)] = &[
+    ("user-agent", LineKind::UserAgent, "user-agent"),
+    ("useragent", LineKind::UserAgent, "user-agent"),
+    ("user agent", LineKind::UserAgent, "user-agent"),
+    ("allow", LineKind::Allow, "allow"),
+    ("disallow", LineKind::Disallow, "disallow"),
+    ("dissallow", LineKind::Disallow, "disallow"),
+    ("dissalow", LineKind::Disallow, "disallow"),
+    ("disalow", LineKind::Disallow, "disallow"),
+    ("diasllow", LineKind::Disallow, "disallow"),
+    ("disallaw", LineKind::Disallow, "disallow"),
+    ("sitemap", LineKind::Sitemap, "sitemap"),
+    ("site-map", LineKind::Sitemap, "sitemap"),
+];
+
+fn classify_key(key: &[u8]) -> (LineKind, Option<&'static str>) {
+    for &(prefix, kind, canonical) in KEYS {
+        if key.len() >= prefix.len()
+            && key[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+        {
+            return (kind, Some(canonical));
+        }
+    }
+    (LineKind::Other, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(robots: &Robots) -> Vec<LineKind> {
+        robots.lines().iter().map(|l| l.kind()).collect()
+    }
+
+    #[test]
+    fn line_ends_and_kinds() {
+        let r = Robots::parse(
+            b"User-agent: *\r\nDisallow: /a\rAllow: /b\n\n# c\nSitemap: x\nfoo",
+        );
+        use LineKind::*;
+        assert_eq!(
+            kinds(&r),
+            vec![
+                UserAgent,
+                Disallow,
+                Allow,
+                Empty,
+                Comment,
+                Sitemap,
+                Unparseable
+            ]
+        );
+        assert_eq!(r.value(&r.lines()[1]), b"/a");
+        assert_eq!(r.lines()[6].number(), 7);
+        assert_eq!(r.sitemaps().collect::<Vec<_>>(), vec![&b"x"[..]]);
+    }
+
+    #[test]
+    fn missing_colon_two_words_only() {
+        let r = Robots::parse(b"Disallow /tmp\nDisallow /tmp /x\n");
+        assert_eq!(r.lines()[0].kind(), LineKind::Disallow);
+        assert_eq!(r.value(&r.lines()[0]), b"/tmp");
+        assert_eq!(r.lines()[1].kind(), LineKind::Unparseable);
+        assert!(r
+            .warnings()
+            .iter()
+            .any(|w| w.kind == WarningKind::MissingColon));
+    }
+
+    #[test]
+    fn typos_and_prefixes() {
+        let r = Robots::parse(b"useragent: a\ndissalow: /x\nDisallowing: /\n");
+        assert_eq!(
+            kinds(&r),
+            vec![LineKind::UserAgent, LineKind::Disallow, LineKind::Disallow]
+        );
+        let typos = r
+            .warnings()
+            .iter()
+            .filter(|w| matches!(w.kind, WarningKind::TypoAccepted { .. }))
+            .count();
+        assert_eq!(typos, 3);
+    }
+
+    #[test]
+    fn bom_nul_comment_and_long_line() {
+        let mut body =
+            b"\xEF\xBBUser-agent: *\nDisallow: /a\0/b\nDisallow: /c#d\n"
+                .to_vec();
+        body.extend(b"Disallow: /");
+        body.extend(std::iter::repeat(b'x').take(MAX_LINE_LEN));
+        let r = Robots::parse(&body);
+        assert_eq!(r.lines()[0].kind(), LineKind::UserAgent);
+        assert_eq!(r.value(&r.lines()[1]), b"/a");
+        assert_eq!(r.value(&r.lines()[2]), b"/c");
+        assert_eq!(
+            r.value(&r.lines()[3]).len(),
+            MAX_LINE_LEN - "Disallow: ".len()
+        );
+        assert!(matches!(
+            r.warnings()[0].kind,
+            WarningKind::LineTooLong { .. }
+        ));
+    }
+
+    #[test]
+    fn parse_limit_cuts_and_warns() {
+        let r =
+            Robots::parse_with_limit(b"User-agent: *\nDisallow: /abc\n", 26);
+        assert_eq!(r.bytes().len(), 26);
+        assert_eq!(r.value(&r.lines()[1]), b"/a");
+        assert!(matches!(
+            r.warnings()[0].kind,
+            WarningKind::OverParseLimit { len: 29, limit: 26 }
+        ));
+    }
+}

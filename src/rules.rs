@@ -1,0 +1,312 @@
+//! Group selection: which rules of a robots.txt apply to an agent, in a
+//! dialect (contract sections 2, 5 and 6).
+
+use crate::dialect::Dialect;
+use crate::path::normalize_pattern;
+use crate::robots::{is_space, LineKind, Robots};
+
+/// One allow or disallow rule that applies to the agent.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Rule {
+    line: u32,
+    allow: bool,
+    pattern: Vec<u8>,
+    text: Vec<u8>,
+}
+
+impl Rule {
+    /// The robots.txt line the rule comes from, counting from 1.
+    pub fn line(&self) -> u32 {
+        self.line
+    }
+
+    /// True for an allow rule, false for a disallow rule.
+    pub fn is_allow(&self) -> bool {
+        self.allow
+    }
+
+    /// The rule's pattern after the dialect's normalisation. For `rfc9309`
+    /// and `google` its length in bytes is the rule's priority.
+    pub fn pattern(&self) -> &[u8] {
+        &self.pattern
+    }
+
+    /// The line as written in the robots.txt, without its line end.
+    pub fn text(&self) -> &[u8] {
+        &self.text
+    }
+}
+
+/// Which group of the robots.txt the rules of a [`RuleSet`] come from.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum GroupMatch {
+    /// One or more groups name the agent (the token as the first of them
+    /// wrote it; for the older dialects, the record's user-agent value).
+    Agent(Vec<u8>),
+    /// No group names the agent; the `*` groups apply.
+    Star,
+    /// No group applies: nothing is disallowed.
+    None,
+}
+
+impl GroupMatch {
+    /// The group's name as reports show it: the agent token, `*`, or empty.
+    pub fn name(&self) -> &[u8] {
+        match self {
+            GroupMatch::Agent(name) => name,
+            GroupMatch::Star => b"*",
+            GroupMatch::None => b"",
+        }
+    }
+}
+
+/// The rules of a robots.txt that apply to one agent in one dialect, merged
+/// from every applicable group, in file order.
+#[derive(Clone, Debug)]
+pub struct RuleSet {
+    dialect: Dialect,
+    group: GroupMatch,
+    rules: Vec<Rule>,
+}
+
+impl RuleSet {
+    /// Selects the rules of `robots` that apply to `agent` under `dialect`.
+    ///
+    /// For `rfc9309` and `google`, `agent` is a product token compared
+    /// exactly and case-insensitively with each group's token; `*` (or an
+    /// empty agent) names no group. For `draft1996` and `orig1994` its name
+    /// token (up to the first `/` or white space) is searched for as a
+    /// case-insensitive substring of each record's user-agent values.
+    pub fn select(robots: &Robots, agent: &str, dialect: Dialect) -> RuleSet {
+        let (group, lines) = if dialect.is_longest_match() {
+            select_groups(robots, agent.as_bytes())
+        } else {
+            select_record(robots, agent.as_bytes())
+        };
+        let rules = lines
+            .into_iter()
+            .filter_map(|i| {
+                let line = &robots.lines()[i];
+                let allow = line.kind() == LineKind::Allow;
+                if allow && dialect == Dialect::Orig1994 {
+                    // The 1994 standard knows no allow lines.
+                    return None;
+                }
+                Some(Rule {
+                    line: line.number(),
+                    allow,
+                    pattern: normalize_pattern(dialect, robots.value(line)),
+                    text: robots.text(line).to_vec(),
+                })
+            })
+            .collect();
+        RuleSet { dialect, group, rules }
+    }
+
+    /// The dialect the rules were selected and normalised for.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// The group the rules come from.
+    pub fn group(&self) -> &GroupMatch {
+        &self.group
+    }
+
+    /// The applicable rules, in file order (empty patterns included; they
+    /// never decide a verdict).
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+}
+
+/// A product token's characters (RFC 9309 section 2.2.1).
+fn is_token_byte(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_' || b == b'-'
+}
+
+/// True when `agent` is a valid product token: one or more of
+/// `[A-Za-z_-]`. Only such an agent can match a group by name.
+pub fn is_valid_product_token(agent: &str) -> bool {
+    !agent.is_empty() && agent.bytes().all(is_token_byte)
+}
+
+/// The product token an agent string most likely means: its longest
+/// prefix of `[A-Za-z_-]` (`FooBot/1.0` gives `FooBot`).
+pub fn product_token(agent: &str) -> &str {
+    let n = agent.bytes().take_while(|&b| is_token_byte(b)).count();
+    &agent[..n]
+}
+
+/// RFC 9309 and Google: groups end where a user-agent line follows a rule;
+/// the groups naming the agent are merged, else the `*` groups.
+fn select_groups(robots: &Robots, agent: &[u8]) -> (GroupMatch, Vec<usize>) {
+    let mut specific = vec![];
+    let mut star = vec![];
+    let mut name: Option<Vec<u8>> = None;
+    let (mut in_specific, mut in_star) = (false, false);
+    let mut seen_agent = false;
+    let mut seen_rule = false;
+    let mut any_star = false;
+    for (i, line) in robots.lines().iter().enumerate() {
+        match line.kind() {
+            LineKind::UserAgent => {
+                if seen_rule {
+                    in_specific = false;
+                    in_star = false;
+                    seen_rule = false;
+                }
+                seen_agent = true;
+                let value = robots.value(line);
+                if is_star(value) {
+                    in_star = true;
+                    any_star = true;
+                } else {
+                    let n = value
+                        .iter()
+                        .take_while(|&&b| is_token_byte(b))
+                        .count();
+                    let token = &value[..n];
+                    if !token.is_empty() && token.eq_ignore_ascii_case(agent) {
+                        in_specific = true;
+                        name.get_or_insert_with(|| token.to_vec());
+                    }
+                }
+            }
+            LineKind::Allow | LineKind::Disallow if seen_agent => {
+                seen_rule = true;
+                if in_specific {
+                    specific.push(i);
+                } else if in_star {
+                    star.push(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    match name {
+        Some(name) => (GroupMatch::Agent(name), specific),
+        None if any_star => (GroupMatch::Star, star),
+        None => (GroupMatch::None, vec![]),
+    }
+}
+
+/// A user-agent value names every crawler when it is `*`, alone or
+/// followed by white space and anything (Google's reading).
+fn is_star(value: &[u8]) -> bool {
+    value.first() == Some(&b'*') && value.get(1).is_none_or(|&b| is_space(b))
+}
+
+/// The 1996 draft and the 1994 standard: records end at empty lines too;
+/// the first record with a user-agent value containing the agent's name
+/// token applies, else the first record whose value is `*`.
+fn select_record(robots: &Robots, agent: &[u8]) -> (GroupMatch, Vec<usize>) {
+    let n = agent.iter().take_while(|&&b| b != b'/' && !is_space(b)).count();
+    let token = agent[..n].to_ascii_lowercase();
+    // Each record: its user-agent lines and its rule lines.
+    let mut records: Vec<(Vec<usize>, Vec<usize>)> = vec![];
+    let mut open = false;
+    let mut seen_rule = false;
+    for (i, line) in robots.lines().iter().enumerate() {
+        match line.kind() {
+            LineKind::Empty => open = false,
+            LineKind::UserAgent => {
+                if !open || seen_rule {
+                    records.push((vec![], vec![]));
+                    open = true;
+                    seen_rule = false;
+                }
+                records.last_mut().unwrap().0.push(i);
+            }
+            LineKind::Allow | LineKind::Disallow if open => {
+                seen_rule = true;
+                records.last_mut().unwrap().1.push(i);
+            }
+            _ => {}
+        }
+    }
+    let value = |i: usize| robots.value(&robots.lines()[i]);
+    let contains = |hay: &[u8]| {
+        !token.is_empty()
+            && hay.len() >= token.len()
+            && hay.windows(token.len()).any(|w| w.eq_ignore_ascii_case(&token))
+    };
+    for (agents, rules) in &records {
+        if let Some(&a) = agents.iter().find(|&&a| contains(value(a))) {
+            return (GroupMatch::Agent(value(a).to_vec()), rules.clone());
+        }
+    }
+    for (agents, rules) in &records {
+        if agents.iter().any(|&a| value(a) == b"*") {
+            return (GroupMatch::Star, rules.clone());
+        }
+    }
+    (GroupMatch::None, vec![])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(robots: &str, agent: &str, d: Dialect) -> (GroupMatch, Vec<u32>) {
+        let r = Robots::parse(robots.as_bytes());
+        let set = RuleSet::select(&r, agent, d);
+        (set.group().clone(), set.rules().iter().map(|r| r.line()).collect())
+    }
+
+    #[test]
+    fn groups_merge_and_star_fallback() {
+        let robots =
+            "User-agent: a\nDisallow: /x\n\nUser-agent: *\nDisallow: /y\n\
+                      User-agent: A/1.0\nAllow: /z\n";
+        let (g, l) = lines(robots, "a", Dialect::Rfc9309);
+        assert_eq!(g, GroupMatch::Agent(b"a".to_vec()));
+        assert_eq!(l, vec![2, 7]);
+        let (g, l) = lines(robots, "q", Dialect::Rfc9309);
+        assert_eq!(g, GroupMatch::Star);
+        assert_eq!(l, vec![5]);
+        let (g, l) =
+            lines("User-agent: b\nDisallow: /\n", "q", Dialect::Google);
+        assert_eq!((g, l), (GroupMatch::None, vec![]));
+    }
+
+    #[test]
+    fn matching_group_without_rules() {
+        let (g, l) = lines(
+            "User-agent: a\nUser-agent: *\nDisallow: /\n",
+            "a",
+            Dialect::Rfc9309,
+        );
+        assert_eq!(g, GroupMatch::Agent(b"a".to_vec()));
+        assert_eq!(l, vec![3]);
+        let (g, l) = lines(
+            "User-agent: a\n\nUser-agent: b\nDisallow: /\n",
+            "a",
+            Dialect::Rfc9309,
+        );
+        assert_eq!(g, GroupMatch::Agent(b"a".to_vec()));
+        assert_eq!(l, vec![4]);
+    }
+
+    #[test]
+    fn old_records_end_at_empty_lines() {
+        let robots = "User-agent: my-foobot-crawler\nDisallow: /x\n\nUser-agent: *\nDisallow: /y\n";
+        assert_eq!(lines(robots, "FooBot/2.0", Dialect::Draft1996).1, vec![2]);
+        assert_eq!(lines(robots, "other", Dialect::Draft1996).1, vec![5]);
+        let (g, l) = lines(
+            "User-agent: a\n\nUser-agent: b\nDisallow: /\n",
+            "a",
+            Dialect::Draft1996,
+        );
+        assert_eq!((g, l), (GroupMatch::Agent(b"a".to_vec()), vec![]));
+    }
+
+    #[test]
+    fn product_tokens() {
+        assert!(is_valid_product_token("Foo_Bar-baz"));
+        assert!(!is_valid_product_token("FooBot/1.0"));
+        assert!(!is_valid_product_token(""));
+        assert_eq!(product_token("FooBot/1.0"), "FooBot");
+        assert_eq!(product_token("MJ12bot"), "MJ");
+    }
+}

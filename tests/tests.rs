@@ -1,0 +1,3 @@
+//! robots-batch's test suite: one binary, many modules (ripgrep's layout).
+
+mod conformance;
