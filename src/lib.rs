@@ -60,6 +60,7 @@ mod matcher;
 mod path;
 mod robots;
 mod rules;
+pub mod sample;
 
 pub use crate::dialect::Dialect;
 pub use crate::engine::EngineKind;

@@ -91,9 +91,10 @@ impl MatcherBuilder {
             engine: EngineKind::Dfa,
             limits: Limits {
                 nfa_bytes: 64 << 20,
-                dense_bytes: 32 << 20,
-                determinize_bytes: 16 << 20,
+                dense_bytes: 8 << 20,
+                determinize_bytes: 1 << 20,
                 lazy_cache_bytes: 8 << 20,
+                max_parts: 16,
             },
         }
     }

@@ -42,28 +42,35 @@ impl UrlPath<'_> {
 /// ```
 pub fn extract_path(url: &[u8]) -> UrlPath<'_> {
     const ROOT: UrlPath<'static> = UrlPath { slash: true, rest: b"" };
-    let search_start = if url.starts_with(b"//") { 2 } else { 0 };
-    let hay = &url[search_start..];
-    let early_path = find_path_start(hay);
-    let authority_start = match memchr::memmem::find(hay, b"://") {
-        Some(p) if early_path.is_none_or(|e| p < e) => p + 3,
-        _ => 0,
-    };
-    let Some(path_start) =
-        find_path_start(&hay[authority_start..]).map(|i| i + authority_start)
-    else {
+    let hay = url.strip_prefix(b"//").unwrap_or(url);
+    let Some(early) = find_path_start(hay) else {
         return ROOT;
     };
-    let hash = memchr::memchr(b'#', hay);
-    if hash.is_some_and(|h| h < path_start) {
+    // A `://` ends a scheme only if no `/`, `?` or `;` comes before it, so
+    // it can only sit at the first of them: its `/` is that first one.
+    let path_start = if early > 0
+        && hay[early - 1] == b':'
+        && hay.get(early..early + 2) == Some(b"//")
+    {
+        match find_path_start(&hay[early + 2..]) {
+            Some(i) => early + 2 + i,
+            None => return ROOT,
+        }
+    } else {
+        early
+    };
+    let hash = memchr::memchr(b'#', &hay[..path_start]).is_some();
+    if hash {
         return ROOT;
     }
-    let rest = &hay[path_start..hash.unwrap_or(hay.len())];
+    let end = memchr::memchr(b'#', &hay[path_start..])
+        .map_or(hay.len(), |i| path_start + i);
+    let rest = &hay[path_start..end];
     UrlPath { slash: rest[0] != b'/', rest }
 }
 
 fn find_path_start(hay: &[u8]) -> Option<usize> {
-    hay.iter().position(|&b| matches!(b, b'/' | b'?' | b';'))
+    memchr::memchr3(b'/', b'?', b';', hay)
 }
 
 /// Whether the bytes of a path need rewriting in `dialect` before they can
@@ -72,11 +79,25 @@ pub(crate) fn path_needs_normalizing(dialect: Dialect, path: &[u8]) -> bool {
     match dialect {
         Dialect::Google | Dialect::Orig1994 => false,
         Dialect::Rfc9309 => {
-            path.iter().any(|&b| b >= 0x80 || matches!(b, b'%' | b'*' | b'$'))
+            path.iter().any(|&b| RFC9309_SPECIAL[usize::from(b)])
         }
         Dialect::Draft1996 => memchr::memchr(b'%', path).is_some(),
     }
 }
+
+/// The bytes of a path that RFC 9309 normalisation may rewrite.
+static RFC9309_SPECIAL: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0x80;
+    while b < 256 {
+        t[b] = true;
+        b += 1;
+    }
+    t[b'%' as usize] = true;
+    t[b'*' as usize] = true;
+    t[b'$' as usize] = true;
+    t
+};
 
 /// Appends the normalised form of a URL path's bytes to `out`.
 pub(crate) fn normalize_path(
@@ -170,6 +191,16 @@ fn escape_google(pattern: &[u8], out: &mut Vec<u8>) {
 fn normalize_rfc9309(bytes: &[u8], role: Role, out: &mut Vec<u8>) {
     let mut i = 0;
     while i < bytes.len() {
+        // Copy the run of bytes that stay as they are in one go.
+        let run = bytes[i..]
+            .iter()
+            .position(|&b| RFC9309_SPECIAL[usize::from(b)])
+            .unwrap_or(bytes.len() - i);
+        out.extend_from_slice(&bytes[i..i + run]);
+        i += run;
+        if i == bytes.len() {
+            break;
+        }
         let b = bytes[i];
         if let Some(e) = escape_at(bytes, i) {
             if is_unreserved(e) {

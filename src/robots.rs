@@ -455,7 +455,7 @@ mod tests {
             b"\xEF\xBBUser-agent: *\nDisallow: /a\0/b\nDisallow: /c#d\n"
                 .to_vec();
         body.extend(b"Disallow: /");
-        body.extend(std::iter::repeat(b'x').take(MAX_LINE_LEN));
+        body.extend(std::iter::repeat_n(b'x', MAX_LINE_LEN));
         let r = Robots::parse(&body);
         assert_eq!(r.lines()[0].kind(), LineKind::UserAgent);
         assert_eq!(r.value(&r.lines()[1]), b"/a");

@@ -81,6 +81,24 @@ fn vectors_dfa() {
 }
 
 #[test]
+fn vectors_dense() {
+    check_engine(MatcherBuilder::new().engine(EngineKind::Dense), "dense");
+}
+
+#[test]
+fn vectors_dense_forced_split_and_fallback() {
+    // Limits so small that every set of patterns must be split, and the
+    // split gives up: the lazy DFA must answer, and answer right.
+    check_engine(
+        MatcherBuilder::new()
+            .engine(EngineKind::Dense)
+            .dense_size_limit(1)
+            .determinize_size_limit(1),
+        "dense forced to split and fall back",
+    );
+}
+
+#[test]
 fn vectors_naive() {
     check_engine(MatcherBuilder::new().engine(EngineKind::Naive), "naive");
 }

@@ -25,7 +25,7 @@ use regex_automata::util::primitives::StateID;
 use regex_automata::util::start;
 use regex_automata::{Anchored, MatchKind};
 
-use super::{Limits, NONE};
+use super::{Limits, Pattern, NONE};
 
 #[derive(Clone, Copy, Debug)]
 struct StateInfo {
@@ -53,8 +53,10 @@ pub(crate) struct DenseEngine {
 }
 
 impl DenseEngine {
+    /// Determinizes `nfa`, whose pattern `i` has priority tag `ids[i]`.
     pub(crate) fn new(
         nfa: &NFA,
+        ids: &[u32],
         limits: &Limits,
     ) -> Result<DenseEngine, String> {
         let dfa = dense::Builder::new()
@@ -69,13 +71,14 @@ impl DenseEngine {
             )
             .build_from_nfa(nfa)
             .map_err(|e| e.to_string())?;
-        DenseEngine::flatten(&dfa, limits.dense_bytes)
+        DenseEngine::flatten(&dfa, ids, limits.dense_bytes)
     }
 
     /// Copies the states reachable from the anchored start state into our
     /// table and computes each state's bound.
     fn flatten(
         dfa: &dense::DFA<Vec<u32>>,
+        ids: &[u32],
         size_limit: usize,
     ) -> Result<DenseEngine, String> {
         let byte_classes = dfa.byte_classes();
@@ -119,7 +122,10 @@ impl DenseEngine {
             index.insert(id, i);
             order.push(id);
             trans.extend(std::iter::repeat_n(0, stride));
-            info.push(StateInfo { emit: min_pattern(dfa, id), bound: NONE });
+            info.push(StateInfo {
+                emit: min_pattern(dfa, id, ids),
+                bound: NONE,
+            });
             Ok(i)
         };
         let start_index = lookup(start, &mut order, &mut trans, &mut info)?;
@@ -135,7 +141,7 @@ impl DenseEngine {
                 )?;
                 trans[(next << stride2) + class] = to << stride2;
             }
-            eoi.push(min_pattern(dfa, dfa.next_eoi_state(id)));
+            eoi.push(min_pattern(dfa, dfa.next_eoi_state(id), ids));
             next += 1;
         }
         let bounds = bounds(&trans, &info, &eoi, stride2, reps.len());
@@ -158,10 +164,16 @@ impl DenseEngine {
             + self.eoi.len() * 4
     }
 
+    /// The lowest pattern ID that matches a prefix of `path`, or `best` if
+    /// that is lower (a better match found by another automaton).
     #[inline]
-    pub(crate) fn find(&self, path: &[u8]) -> u32 {
+    pub(crate) fn find_from(&self, path: &[u8], best: u32) -> u32 {
         let mut s = self.start;
-        let mut best = self.info[(s >> self.stride2) as usize].emit;
+        let start = self.info[(s >> self.stride2) as usize];
+        let mut best = best.min(start.emit);
+        if best <= start.bound {
+            return best;
+        }
         for &b in path {
             // PERF: `match/*` benches. Indexing is checked; every entry of
             // `trans` is a valid row start by construction, so the checks
@@ -178,13 +190,13 @@ impl DenseEngine {
     }
 }
 
-/// The lowest pattern ID a state reports, or `NONE`.
-fn min_pattern(dfa: &dense::DFA<Vec<u32>>, id: StateID) -> u32 {
+/// The lowest priority tag among the patterns a state reports, or `NONE`.
+fn min_pattern(dfa: &dense::DFA<Vec<u32>>, id: StateID, ids: &[u32]) -> u32 {
     if !dfa.is_match_state(id) {
         return NONE;
     }
     (0..dfa.match_len(id))
-        .map(|i| dfa.match_pattern(id, i).as_u32())
+        .map(|i| ids[dfa.match_pattern(id, i).as_usize()])
         .min()
         .unwrap_or(NONE)
 }
@@ -231,4 +243,109 @@ fn bounds(
         }
     }
     bound
+}
+
+/// Dense DFAs over sets of patterns, together answering for all of them.
+///
+/// One DFA over every pattern is best, but some wildcard rules make
+/// determinization blow up: each pattern with two or more `*` adds states
+/// that multiply with every other such pattern's (ebay.com's rules would
+/// take minutes and hundreds of MiB). So patterns with at most one `*`
+/// (which together stay the size of an Aho-Corasick automaton) are kept
+/// apart from those with more, and a set that still goes over the limits
+/// is split in two by priority and each half tried again. A scan runs every
+/// part, passing on the best ID found so far: a part whose patterns all
+/// rank below it is skipped, and inside a part the per-state bound stops
+/// the scan early.
+#[derive(Clone, Debug)]
+pub(crate) struct DenseSet {
+    /// `(lowest priority tag of the part, its DFA)`.
+    parts: Vec<(u32, DenseEngine)>,
+}
+
+impl DenseSet {
+    /// Builds the parts for `patterns`, whose priority tags are `ids`
+    /// (ascending). Fails (the caller falls back to the lazy DFA) when more
+    /// than `max_parts` parts would be needed.
+    pub(crate) fn new(
+        patterns: &[Pattern],
+        ids: &[u32],
+        limits: &Limits,
+    ) -> Result<DenseSet, String> {
+        let (simple, multi): (Vec<usize>, Vec<usize>) =
+            (0..patterns.len()).partition(|&i| star_count(&patterns[i]) <= 1);
+        let mut parts = vec![];
+        let mut attempts = 0;
+        for class in [simple, multi] {
+            // Ranges of `class` still to build, the most important on top.
+            let mut todo = vec![(0, class.len())];
+            while let Some((lo, hi)) = todo.pop() {
+                if lo == hi {
+                    continue;
+                }
+                attempts += 1;
+                if parts.len() >= limits.max_parts
+                    || attempts > limits.max_parts * 4
+                {
+                    return Err(format!(
+                        "more than {} dense parts needed",
+                        limits.max_parts
+                    ));
+                }
+                let members = &class[lo..hi];
+                let pats: Vec<Pattern> =
+                    members.iter().map(|&i| patterns[i].clone()).collect();
+                let tags: Vec<u32> = members.iter().map(|&i| ids[i]).collect();
+                let nfa = super::nfa::build(&pats, limits)?;
+                match DenseEngine::new(&nfa, &tags, limits) {
+                    Ok(dfa) => parts.push((tags[0], dfa)),
+                    Err(why) if hi - lo == 1 => return Err(why),
+                    Err(why) => {
+                        log::debug!(
+                            "{} patterns: {why}; splitting in two",
+                            hi - lo
+                        );
+                        let mid = lo + (hi - lo) / 2;
+                        todo.push((mid, hi));
+                        todo.push((lo, mid));
+                    }
+                }
+            }
+        }
+        parts.sort_by_key(|p| p.0);
+        Ok(DenseSet { parts })
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// The lowest priority tag of any pattern in the set.
+    pub(crate) fn min_id(&self) -> u32 {
+        self.parts.first().map_or(NONE, |p| p.0)
+    }
+
+    pub(crate) fn memory_usage(&self) -> usize {
+        self.parts.iter().map(|(_, d)| d.memory_usage()).sum()
+    }
+
+    /// The lowest tag of a pattern that matches a prefix of `path`, or
+    /// `best` if that is lower.
+    #[inline]
+    pub(crate) fn find_from(&self, path: &[u8], mut best: u32) -> u32 {
+        for (lo, dfa) in &self.parts {
+            if best < *lo {
+                break;
+            }
+            best = dfa.find_from(path, best);
+        }
+        best
+    }
+}
+
+fn star_count(p: &Pattern) -> usize {
+    match p.syntax {
+        super::Syntax::Glob => p.bytes.iter().filter(|&&b| b == b'*').count(),
+        super::Syntax::Literal => 0,
+    }
 }

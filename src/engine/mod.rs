@@ -11,15 +11,17 @@ mod dense;
 mod lazy;
 mod naive;
 mod nfa;
+mod prefix;
 
 use std::fmt;
 use std::str::FromStr;
 
 use crate::error::{Error, ErrorKind};
 
-pub(crate) use self::dense::DenseEngine;
+pub(crate) use self::dense::DenseSet;
 pub(crate) use self::lazy::LazyEngine;
 pub(crate) use self::naive::NaiveEngine;
+pub(crate) use self::prefix::PrefixEngine;
 
 /// How a pattern's bytes are read.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -56,6 +58,11 @@ impl Pattern {
     }
 }
 
+/// The priority tags of `patterns`: their indexes.
+fn ids(patterns: &[Pattern]) -> Vec<u32> {
+    (0..patterns.len() as u32).collect()
+}
+
 /// The value of "no pattern matched" in engine tables.
 pub(crate) const NONE: u32 = u32::MAX;
 
@@ -67,12 +74,18 @@ pub enum EngineKind {
     /// position-set match, the highest priority wins. Obviously correct,
     /// slow on large rule sets; the yardstick of the differential tests.
     Naive,
-    /// All patterns in one dense DFA (regex-automata) with a priority bound
-    /// per state, so a scan stops as soon as no better rule can match. When
-    /// the DFA would exceed its size limits, falls back to the lazy DFA.
-    /// The default.
+    /// The default: a DFA over the rules' literal prefixes (a trie) whose
+    /// nodes hold dense DFAs (regex-automata) for the wildcard tails of the
+    /// rules starting there. Each state knows the best rule still
+    /// reachable, so a scan stops as soon as no better rule can match.
+    /// When the tail DFAs would exceed their size limits, falls back to the
+    /// lazy DFA.
     #[default]
     Dfa,
+    /// Every pattern in one dense DFA (regex-automata), split into a few
+    /// DFAs when one would exceed the size limits, else the lazy DFA. Slower
+    /// to compile than `dfa`; kept to compare strategies.
+    Dense,
     /// All patterns in one lazy (hybrid) DFA with a bounded cache: states
     /// are built as paths need them. Compiles in microseconds.
     Lazy,
@@ -80,14 +93,19 @@ pub enum EngineKind {
 
 impl EngineKind {
     /// Every engine, the default first.
-    pub const ALL: [EngineKind; 3] =
-        [EngineKind::Dfa, EngineKind::Naive, EngineKind::Lazy];
+    pub const ALL: [EngineKind; 4] = [
+        EngineKind::Dfa,
+        EngineKind::Dense,
+        EngineKind::Lazy,
+        EngineKind::Naive,
+    ];
 
     /// The engine's name as the command line spells it.
     pub fn name(self) -> &'static str {
         match self {
             EngineKind::Naive => "naive",
             EngineKind::Dfa => "dfa",
+            EngineKind::Dense => "dense",
             EngineKind::Lazy => "lazy",
         }
     }
@@ -118,6 +136,8 @@ pub(crate) struct Limits {
     pub(crate) dense_bytes: usize,
     pub(crate) determinize_bytes: usize,
     pub(crate) lazy_cache_bytes: usize,
+    /// The most dense DFAs one rule set may be split into.
+    pub(crate) max_parts: usize,
 }
 
 /// A compiled engine.
@@ -126,7 +146,8 @@ pub(crate) enum Engine {
     /// No pattern at all: nothing ever matches.
     Empty,
     Naive(NaiveEngine),
-    Dense(Box<DenseEngine>),
+    Prefix(Box<PrefixEngine>),
+    Dense(Box<DenseSet>),
     Lazy(Box<LazyEngine>),
 }
 
@@ -149,35 +170,36 @@ impl Engine {
         }
         match kind {
             EngineKind::Naive => Engine::Naive(NaiveEngine::new(patterns)),
-            EngineKind::Dfa | EngineKind::Lazy => {
-                let nfa = match nfa::build(patterns, limits) {
-                    Ok(nfa) => nfa,
-                    Err(err) => {
-                        // Even the lazy DFA needs an NFA: past its limit the
-                        // reference engine is the only bounded choice left.
-                        log::debug!(
-                            "NFA over its size limit ({err}); using naive engine"
-                        );
-                        return Engine::Naive(NaiveEngine::new(patterns));
-                    }
-                };
-                if kind == EngineKind::Dfa {
-                    match DenseEngine::new(&nfa, limits) {
-                        Ok(dense) => return Engine::Dense(Box::new(dense)),
-                        Err(why) => log::debug!(
-                            "dense DFA over its limits ({why}); using lazy DFA"
-                        ),
+            EngineKind::Dfa => match PrefixEngine::new(patterns, limits) {
+                Ok(e) => Engine::Prefix(Box::new(e)),
+                Err(why) => {
+                    log::debug!("tail DFAs over their limits ({why})");
+                    Engine::lazy(patterns, limits)
+                }
+            },
+            EngineKind::Dense => {
+                match DenseSet::new(patterns, &ids(patterns), limits) {
+                    Ok(set) => Engine::Dense(Box::new(set)),
+                    Err(why) => {
+                        log::debug!("dense DFAs over their limits ({why})");
+                        Engine::lazy(patterns, limits)
                     }
                 }
-                match LazyEngine::new(&nfa, limits) {
-                    Ok(lazy) => Engine::Lazy(Box::new(lazy)),
-                    Err(err) => {
-                        log::debug!(
-                            "lazy DFA failed ({err}); using naive engine"
-                        );
-                        Engine::Naive(NaiveEngine::new(patterns))
-                    }
-                }
+            }
+            EngineKind::Lazy => Engine::lazy(patterns, limits),
+        }
+    }
+
+    fn lazy(patterns: &[Pattern], limits: &Limits) -> Engine {
+        let lazy = nfa::build(patterns, limits)
+            .and_then(|nfa| LazyEngine::new(&nfa, limits));
+        match lazy {
+            Ok(lazy) => Engine::Lazy(Box::new(lazy)),
+            Err(why) => {
+                // Past the NFA limit no automaton is bounded: the reference
+                // engine is, linear in the path for each rule.
+                log::debug!("no lazy DFA ({why}); using the naive engine");
+                Engine::Naive(NaiveEngine::new(patterns))
             }
         }
     }
@@ -187,7 +209,10 @@ impl Engine {
         match self {
             Engine::Empty => "empty",
             Engine::Naive(_) => "naive",
-            Engine::Dense(_) => "dense-dfa",
+            Engine::Prefix(e) if e.dense_parts() == 0 => "prefix-dfa",
+            Engine::Prefix(_) => "prefix-dfa+tails",
+            Engine::Dense(e) if e.len() == 1 => "dense-dfa",
+            Engine::Dense(_) => "dense-dfa-split",
             Engine::Lazy(_) => "lazy-dfa",
         }
     }
@@ -197,6 +222,7 @@ impl Engine {
         match self {
             Engine::Empty => 0,
             Engine::Naive(e) => e.memory_usage(),
+            Engine::Prefix(e) => e.memory_usage(),
             Engine::Dense(e) => e.memory_usage(),
             Engine::Lazy(e) => e.memory_usage(),
         }
@@ -222,7 +248,8 @@ impl Engine {
         let id = match self {
             Engine::Empty => NONE,
             Engine::Naive(e) => e.find(path, &mut cache.naive),
-            Engine::Dense(e) => e.find(path),
+            Engine::Prefix(e) => e.find(path),
+            Engine::Dense(e) => e.find_from(path, NONE),
             Engine::Lazy(e) => {
                 let cache = cache.lazy.get_or_insert_with(|| e.new_cache());
                 e.find(path, cache)
