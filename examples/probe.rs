@@ -3,6 +3,7 @@
 use robots_batch::{Dialect, EngineKind, MatcherBuilder, Robots};
 use std::time::Instant;
 fn main() {
+    env_logger::init();
     let args: Vec<String> = std::env::args().collect();
     let bytes = std::fs::read(&args[1]).unwrap();
     let n: usize = args.get(2).map_or(200_000, |s| s.parse().unwrap());

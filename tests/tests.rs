@@ -1,3 +1,4 @@
 //! robots-batch's test suite: one binary, many modules (ripgrep's layout).
 
 mod conformance;
+mod differential;

@@ -320,11 +320,6 @@ impl DenseSet {
         self.parts.len()
     }
 
-    /// The lowest priority tag of any pattern in the set.
-    pub(crate) fn min_id(&self) -> u32 {
-        self.parts.first().map_or(NONE, |p| p.0)
-    }
-
     pub(crate) fn memory_usage(&self) -> usize {
         self.parts.iter().map(|(_, d)| d.memory_usage()).sum()
     }

@@ -209,7 +209,7 @@ impl Engine {
         match self {
             Engine::Empty => "empty",
             Engine::Naive(_) => "naive",
-            Engine::Prefix(e) if e.dense_parts() == 0 => "prefix-dfa",
+            Engine::Prefix(e) if e.tail_len() == 0 => "prefix-dfa",
             Engine::Prefix(_) => "prefix-dfa+tails",
             Engine::Dense(e) if e.len() == 1 => "dense-dfa",
             Engine::Dense(_) => "dense-dfa-split",

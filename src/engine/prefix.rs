@@ -15,6 +15,8 @@
 //! a scan that has already found a better rule stops as soon as it reaches
 //! a node whose bound cannot beat it.
 
+use aho_corasick::{AhoCorasick, MatchKind};
+
 use super::dense::DenseSet;
 use super::{Limits, Pattern, Syntax, NONE};
 
@@ -46,7 +48,7 @@ pub(crate) struct PrefixEngine {
     child_bytes: Vec<u8>,
     child_nodes: Vec<u32>,
     skip_bytes: Vec<u8>,
-    tails: Vec<DenseSet>,
+    tails: Vec<Tails>,
 }
 
 /// A node while the trie is being built.
@@ -108,9 +110,9 @@ impl PrefixEngine {
                 NONE
             } else {
                 // Tags were pushed in ascending order.
-                let (ids, pats): (Vec<u32>, Vec<Pattern>) =
-                    std::mem::take(&mut t.tails).into_iter().unzip();
-                engine.tails.push(DenseSet::new(&pats, &ids, limits)?);
+                engine
+                    .tails
+                    .push(Tails::new(std::mem::take(&mut t.tails), limits)?);
                 (engine.tails.len() - 1) as u32
             };
             engine.nodes.push(Node {
@@ -191,9 +193,9 @@ impl PrefixEngine {
             + self.tails.iter().map(|t| t.memory_usage()).sum::<usize>()
     }
 
-    /// The number of dense DFAs behind the trie.
-    pub(crate) fn dense_parts(&self) -> usize {
-        self.tails.iter().map(|t| t.len()).sum()
+    /// The number of tail automata behind the trie.
+    pub(crate) fn tail_len(&self) -> usize {
+        self.tails.len()
     }
 
     #[inline]
@@ -280,5 +282,114 @@ fn split(p: &Pattern) -> (&[u8], Rest<'_>) {
         (prefix, Rest::Nothing)
     } else {
         (prefix, Rest::Tail(tail))
+    }
+}
+
+/// The wildcard tails of the patterns that share one literal prefix.
+///
+/// A tail with a single `*` in front (`*L`, or `*L$`) matches when `L`
+/// occurs anywhere in the rest of the path (or ends it): that is a job for
+/// Aho-Corasick, which handles thousands of such literals without the
+/// blow-up they cause in a determinizer that must carry every pattern's
+/// `.*` loop in every state. Tails with more stars go to dense DFAs.
+#[derive(Clone, Debug)]
+struct Tails {
+    contains: Option<Contains>,
+    dense: Option<DenseSet>,
+    min_id: u32,
+}
+
+#[derive(Clone, Debug)]
+struct Contains {
+    ac: AhoCorasick,
+    /// Per Aho-Corasick pattern: its priority tag and whether it must end
+    /// the path.
+    tags: Vec<(u32, bool)>,
+    min_id: u32,
+}
+
+impl Tails {
+    /// `tails` are `(tag, tail)` in ascending tag order; each tail starts
+    /// with `*`.
+    fn new(
+        tails: Vec<(u32, Pattern)>,
+        limits: &Limits,
+    ) -> Result<Tails, String> {
+        let min_id = tails.first().map_or(NONE, |t| t.0);
+        let mut literals: Vec<Vec<u8>> = vec![];
+        let mut tags = vec![];
+        let mut dense_ids = vec![];
+        let mut dense_pats = vec![];
+        for (id, p) in tails {
+            let body = p.bytes.trim_ascii_start_stars();
+            let (lit, end) = match body.split_last() {
+                Some((b'$', lit)) => (lit, true),
+                _ => (body, false),
+            };
+            if !lit.contains(&b'*') {
+                literals.push(lit.to_vec());
+                tags.push((id, end));
+            } else {
+                dense_ids.push(id);
+                dense_pats.push(p);
+            }
+        }
+        let contains = if literals.is_empty() {
+            None
+        } else {
+            let ac = AhoCorasick::builder()
+                .match_kind(MatchKind::Standard)
+                .build(&literals)
+                .map_err(|e| e.to_string())?;
+            let min_id = tags.iter().map(|t| t.0).min().unwrap_or(NONE);
+            Some(Contains { ac, tags, min_id })
+        };
+        let dense = if dense_pats.is_empty() {
+            None
+        } else {
+            Some(DenseSet::new(&dense_pats, &dense_ids, limits)?)
+        };
+        Ok(Tails { contains, dense, min_id })
+    }
+
+    fn min_id(&self) -> u32 {
+        self.min_id
+    }
+
+    fn memory_usage(&self) -> usize {
+        self.contains
+            .as_ref()
+            .map_or(0, |c| c.ac.memory_usage() + c.tags.len() * 8)
+            + self.dense.as_ref().map_or(0, |d| d.memory_usage())
+    }
+
+    #[inline]
+    fn find_from(&self, rest: &[u8], mut best: u32) -> u32 {
+        if let Some(ref c) = self.contains {
+            if c.min_id < best {
+                for m in c.ac.find_overlapping_iter(rest) {
+                    let (id, end) = c.tags[m.pattern().as_usize()];
+                    if id < best && (!end || m.end() == rest.len()) {
+                        best = id;
+                    }
+                }
+            }
+        }
+        if let Some(ref d) = self.dense {
+            best = d.find_from(rest, best);
+        }
+        best
+    }
+}
+
+/// Strips the leading `*`s of a tail.
+trait TrimStars {
+    fn trim_ascii_start_stars(&self) -> &[u8];
+}
+
+impl TrimStars for Vec<u8> {
+    fn trim_ascii_start_stars(&self) -> &[u8] {
+        let n = self.iter().take_while(|&&b| b == b'*').count();
+        &self[n..]
     }
 }
