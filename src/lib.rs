@@ -53,19 +53,26 @@
 #![deny(missing_docs)]
 #![deny(rustdoc::broken_intra_doc_links)]
 
+mod batch;
 mod dialect;
 mod engine;
 mod error;
 mod matcher;
+mod output;
 mod path;
 mod robots;
 mod rules;
 pub mod sample;
 
+pub use crate::batch::{
+    Batch, BatchBuilder, MmapChoice, Render, Sink, Stats, DEFAULT_CHUNK_SIZE,
+    MAX_IN_FLIGHT_BYTES,
+};
 pub use crate::dialect::Dialect;
 pub use crate::engine::EngineKind;
 pub use crate::error::{Error, ErrorKind};
 pub use crate::matcher::{Matcher, MatcherBuilder, Reason, Scratch, Verdict};
+pub use crate::output::CsvRender;
 pub use crate::path::{extract_path, normalize_pattern, UrlPath};
 pub use crate::robots::{
     Line, LineKind, Robots, Warning, WarningKind, DEFAULT_MAX_ROBOTS_BYTES,

@@ -1,0 +1,902 @@
+/*!
+Batches of URL lines: chunks, threads and order.
+
+A [`Batch`] cuts its input into chunks at line boundaries, gives the chunks
+to a dedicated pool of worker threads, and hands what the workers rendered
+back to a caller-supplied [`Sink`] one chunk at a time, **in input order**.
+Each worker owns its [`Scratch`] (one per matcher) and its [`Render`]er for
+the whole run, so that no verdict and no line allocates.
+
+The library never decides the output format: a [`Render`] turns each line
+and its verdicts into bytes (see [`CsvRender`](crate::CsvRender) for the
+CSV that the command prints), and a [`Sink`] receives the rendered bytes.
+
+# Lines
+
+A line is everything up to a `\n`, without the `\n`; a `\r` just before the
+`\n` is not part of it either (a `\r` that ends an input without a final
+`\n` is: only CRLF line ends lose it). The last line of the input may lack its
+`\n`; an input that ends with `\n` has no extra empty line after it, and an
+empty input has no lines at all. Empty lines are lines: every line gets a
+verdict, in input order.
+
+# Memory
+
+At most a bounded number of chunks is in flight at any time (read but not
+yet handed to the sink), so memory use does not grow with the input: about
+[`BatchBuilder::chunk_size`] times twice the number of chunks in flight,
+plus whatever a single line longer than a chunk needs. Streams are read in
+blocks; regular files may be memory-mapped (see [`MmapChoice`]).
+
+# Example
+
+```
+use robots_batch::{BatchBuilder, CsvRender, Dialect, Matcher, Robots};
+
+let robots = Robots::parse(b"User-agent: *\nDisallow: /private/\n");
+let matchers = [Matcher::new(&robots, "ExampleBot", Dialect::Rfc9309)];
+let batch = BatchBuilder::new().threads(2).build()?;
+let mut out = vec![];
+let stats = batch.run_slice(
+    &matchers,
+    b"https://example.com/\nhttps://example.com/private/x\n",
+    CsvRender::new,
+    |rendered: &[u8], _: &robots_batch::Stats| {
+        out.extend_from_slice(rendered);
+        Ok(())
+    },
+)?;
+assert_eq!(
+    out,
+    b"https://example.com/,allowed\nhttps://example.com/private/x,disallowed\n",
+);
+assert_eq!((stats.lines(), stats.allowed(), stats.disallowed()), (2, 1, 1));
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
+*/
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, Read};
+use std::ops::Deref;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Mutex};
+
+use crate::matcher::{Matcher, Scratch, Verdict};
+
+/// The default chunk size: 1 MiB, unless that would put more than
+/// [`MAX_IN_FLIGHT_BYTES`] of input in flight (see
+/// [`BatchBuilder::chunk_size`]).
+pub const DEFAULT_CHUNK_SIZE: usize = 1 << 20;
+
+/// With the default chunk size, chunks shrink (down to 64 KiB) so that no
+/// more than this many bytes of input are in flight at once: 16 MiB.
+pub const MAX_IN_FLIGHT_BYTES: usize = 16 << 20;
+
+/// The smallest chunk the default chunk size shrinks to.
+const MIN_DEFAULT_CHUNK_SIZE: usize = 64 << 10;
+
+/// How many chunks per worker thread may be in flight. More than one keeps
+/// the workers busy while the sink writes and the reader reads; a few are
+/// enough to absorb chunks that take longer than their neighbours.
+const CHUNKS_PER_THREAD: usize = 4;
+
+/// Whether regular files are memory-mapped.
+///
+/// The default is never: mapping a file is only sound when nothing
+/// truncates it while it is mapped (see [`MmapChoice::auto`]). Whatever the
+/// choice, streams, directories, empty files and files that fail to map are
+/// read with ordinary reads.
+#[derive(Clone, Debug, Default)]
+pub struct MmapChoice(MmapChoiceImpl);
+
+#[derive(Clone, Debug, Default)]
+enum MmapChoiceImpl {
+    Auto,
+    #[default]
+    Never,
+}
+
+impl MmapChoice {
+    /// Memory-map regular files when the platform allows it; fall back to
+    /// reads when mapping fails.
+    ///
+    /// # Safety
+    ///
+    /// A memory map's contents can change, or vanish, while it is in use:
+    /// if another process truncates a mapped file, reading the missing pages
+    /// raises `SIGBUS` and kills this process; if it rewrites the file, the
+    /// verdicts may be computed from a mix of old and new lines. The caller
+    /// must ensure that files given to [`Batch::run_file`] are not modified
+    /// while they are read, or accept those outcomes (as command-line tools
+    /// such as ripgrep do).
+    pub unsafe fn auto() -> MmapChoice {
+        MmapChoice(MmapChoiceImpl::Auto)
+    }
+
+    /// Never memory-map: always read. The default.
+    pub fn never() -> MmapChoice {
+        MmapChoice(MmapChoiceImpl::Never)
+    }
+
+    /// True when files may be memory-mapped.
+    pub fn is_enabled(&self) -> bool {
+        matches!(self.0, MmapChoiceImpl::Auto)
+    }
+
+    /// Maps `file` when this choice allows it and `file` is a non-empty
+    /// regular file; `None` means "read it instead".
+    fn open(&self, file: &File) -> Option<memmap2::Mmap> {
+        if !self.is_enabled() {
+            return None;
+        }
+        // N.B. Mapping is skipped on macOS, where ripgrep measured it to be
+        // slower than reading; nobody has measured it for robots-batch.
+        if cfg!(target_os = "macos") {
+            log::debug!("not memory-mapping on macOS");
+            return None;
+        }
+        let md = match file.metadata() {
+            Ok(md) => md,
+            Err(err) => {
+                log::debug!("no metadata ({err}); reading instead of mapping");
+                return None;
+            }
+        };
+        if !md.is_file() {
+            log::debug!("not a regular file; reading instead of mapping");
+            return None;
+        }
+        // An empty file cannot be mapped (mmap rejects a length of 0), and
+        // there is nothing to map anyway.
+        if md.len() == 0 {
+            return None;
+        }
+        // SAFETY: the caller opted in with `MmapChoice::auto`, whose contract
+        // is that the file is not truncated or modified while mapped (a
+        // truncation would raise SIGBUS on access to the lost pages).
+        match unsafe { memmap2::Mmap::map(file) } {
+            Ok(mmap) => {
+                #[cfg(unix)]
+                if let Err(err) = mmap.advise(memmap2::Advice::Sequential) {
+                    log::debug!("madvise(SEQUENTIAL) failed: {err}");
+                }
+                log::debug!("memory-mapped {} bytes", mmap.len());
+                Some(mmap)
+            }
+            Err(err) => {
+                log::debug!("mmap failed ({err}); reading instead");
+                None
+            }
+        }
+    }
+}
+
+/// Turns the lines of one chunk and their verdicts into output bytes.
+///
+/// Each worker thread makes its own with the factory given to
+/// [`Batch::run_file`] and friends, and keeps it for the whole run: a
+/// renderer may hold buffers that it reuses from chunk to chunk.
+pub trait Render: Send {
+    /// Renders one line: `url` is the line's bytes (without its line
+    /// terminator), `verdicts` holds one verdict per matcher, in the order
+    /// the matchers were given.
+    fn line(&mut self, url: &[u8], verdicts: &[Verdict]) -> io::Result<()>;
+
+    /// Ends a chunk: moves everything rendered since the previous call into
+    /// `out`, which is empty on entry (its capacity may be reused).
+    fn finish(&mut self, out: &mut Vec<u8>) -> io::Result<()>;
+}
+
+/// Receives the rendered chunks, in input order, on the thread that called
+/// [`Batch::run_file`] (or its siblings).
+///
+/// Any `FnMut(&[u8], &Stats) -> io::Result<()>` is a sink. An error stops
+/// the run: no further chunk is read or rendered, and the error is what the
+/// run returns.
+pub trait Sink {
+    /// Handles one chunk's rendered bytes; `total` counts every line up to
+    /// and including this chunk.
+    fn chunk(&mut self, rendered: &[u8], total: &Stats) -> io::Result<()>;
+}
+
+impl<F> Sink for F
+where
+    F: FnMut(&[u8], &Stats) -> io::Result<()>,
+{
+    fn chunk(&mut self, rendered: &[u8], total: &Stats) -> io::Result<()> {
+        self(rendered, total)
+    }
+}
+
+/// Counts of a run (or of part of one).
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub struct Stats {
+    lines: u64,
+    bytes: u64,
+    allowed: u64,
+    disallowed: u64,
+}
+
+impl Stats {
+    /// Lines read (one verdict per matcher each).
+    pub fn lines(&self) -> u64 {
+        self.lines
+    }
+
+    /// Bytes of input read, line terminators included.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// `allowed` verdicts, over all matchers.
+    pub fn allowed(&self) -> u64 {
+        self.allowed
+    }
+
+    /// `disallowed` verdicts, over all matchers.
+    pub fn disallowed(&self) -> u64 {
+        self.disallowed
+    }
+
+    fn add(&mut self, other: &Stats) {
+        self.lines += other.lines;
+        self.bytes += other.bytes;
+        self.allowed += other.allowed;
+        self.disallowed += other.disallowed;
+    }
+}
+
+/// Builds a [`Batch`].
+#[derive(Clone, Debug)]
+pub struct BatchBuilder {
+    config: Config,
+}
+
+#[derive(Clone, Debug)]
+struct Config {
+    threads: usize,
+    chunk_size: Option<usize>,
+    mmap: MmapChoice,
+}
+
+impl Default for BatchBuilder {
+    fn default() -> BatchBuilder {
+        BatchBuilder::new()
+    }
+}
+
+impl BatchBuilder {
+    /// A builder with the defaults: all available cores, the default chunk
+    /// size, no memory maps.
+    pub fn new() -> BatchBuilder {
+        BatchBuilder {
+            config: Config {
+                threads: 0,
+                chunk_size: None,
+                mmap: MmapChoice::never(),
+            },
+        }
+    }
+
+    /// The number of worker threads (default 0: one per available core, as
+    /// `std::thread::available_parallelism` counts them). The calling
+    /// thread reads the input and runs the sink besides. Any number gives
+    /// the same output.
+    pub fn threads(&mut self, n: usize) -> &mut BatchBuilder {
+        self.config.threads = n;
+        self
+    }
+
+    /// The size in bytes at which the input is cut into chunks (each chunk
+    /// is cut at the first line end at or after that size). The default is
+    /// [`DEFAULT_CHUNK_SIZE`], shrunk to as little as 64 KiB when there are
+    /// so many threads that more than [`MAX_IN_FLIGHT_BYTES`] would be in
+    /// flight. Small chunks cost overhead per chunk (a task, a channel
+    /// message, a write); large ones cost memory. 0 is read as 1.
+    pub fn chunk_size(&mut self, bytes: usize) -> &mut BatchBuilder {
+        self.config.chunk_size = Some(bytes.max(1));
+        self
+    }
+
+    /// Whether regular files given to [`Batch::run_file`] are memory-mapped
+    /// (default [`MmapChoice::never`]).
+    pub fn memory_map(&mut self, choice: MmapChoice) -> &mut BatchBuilder {
+        self.config.mmap = choice;
+        self
+    }
+
+    /// Starts the worker threads. Fails only when the operating system
+    /// refuses to start them.
+    pub fn build(&self) -> io::Result<Batch> {
+        let threads = match self.config.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
+        let in_flight = threads.saturating_mul(CHUNKS_PER_THREAD);
+        let chunk_size = self.config.chunk_size.unwrap_or_else(|| {
+            (MAX_IN_FLIGHT_BYTES / in_flight)
+                .clamp(MIN_DEFAULT_CHUNK_SIZE, DEFAULT_CHUNK_SIZE)
+        });
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("robots-batch-{i}"))
+            .build()
+            .map_err(io::Error::other)?;
+        log::debug!(
+            "{threads} worker threads, chunks of {chunk_size} bytes, \
+             at most {in_flight} in flight"
+        );
+        Ok(Batch {
+            pool,
+            threads,
+            chunk_size,
+            in_flight,
+            mmap: self.config.mmap.clone(),
+        })
+    }
+}
+
+/// Evaluates URL lines in parallel and hands the rendered output over in
+/// input order. Build one with [`BatchBuilder`]; a `Batch` can run any
+/// number of inputs, one at a time.
+#[derive(Debug)]
+pub struct Batch {
+    pool: rayon::ThreadPool,
+    threads: usize,
+    chunk_size: usize,
+    in_flight: usize,
+    mmap: MmapChoice,
+}
+
+impl Batch {
+    /// The number of worker threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The chunk size in bytes.
+    pub fn chunk_size(&self) -> usize {
+        self.chunk_size
+    }
+
+    /// Runs every line of `file`: memory-mapped when the [`MmapChoice`]
+    /// allows it and `file` is a non-empty regular file, read otherwise.
+    ///
+    /// `new_render` makes one [`Render`] per worker thread; `sink` receives
+    /// the rendered chunks in input order. Returns the counts of the whole
+    /// input, or the first error of reading, rendering or the sink.
+    pub fn run_file<R, F, S>(
+        &self,
+        matchers: &[Matcher],
+        file: &File,
+        new_render: F,
+        sink: S,
+    ) -> io::Result<Stats>
+    where
+        R: Render,
+        F: Fn() -> R + Sync,
+        S: Sink,
+    {
+        match self.mmap.open(file) {
+            Some(mmap) => self.run_slice(matchers, &mmap, new_render, sink),
+            None => self.run_reader(matchers, file, new_render, sink),
+        }
+    }
+
+    /// Runs every line read from `rdr`, which is read in blocks of about
+    /// the chunk size. See [`Batch::run_file`].
+    pub fn run_reader<Rd, R, F, S>(
+        &self,
+        matchers: &[Matcher],
+        rdr: Rd,
+        new_render: F,
+        sink: S,
+    ) -> io::Result<Stats>
+    where
+        Rd: Read,
+        R: Render,
+        F: Fn() -> R + Sync,
+        S: Sink,
+    {
+        let chunks = ReadChunks {
+            rdr,
+            chunk_size: self.chunk_size,
+            carry: vec![],
+            eof: false,
+        };
+        self.run_chunks(matchers, chunks, new_render, sink)
+    }
+
+    /// Runs every line of `haystack`. See [`Batch::run_file`].
+    pub fn run_slice<R, F, S>(
+        &self,
+        matchers: &[Matcher],
+        haystack: &[u8],
+        new_render: F,
+        sink: S,
+    ) -> io::Result<Stats>
+    where
+        R: Render,
+        F: Fn() -> R + Sync,
+        S: Sink,
+    {
+        let chunks =
+            SliceChunks { haystack, pos: 0, chunk_size: self.chunk_size };
+        self.run_chunks(matchers, chunks, new_render, sink)
+    }
+
+    /// The pipeline. The calling thread reads chunks and spawns one task per
+    /// chunk until `in_flight` chunks are read but not yet written; then it
+    /// waits for finished chunks, hands those that are next in input order
+    /// to the sink, and reads again. Workers find their per-thread state
+    /// (scratch and renderer) by their index in the pool.
+    fn run_chunks<'a, C, R, F, S>(
+        &self,
+        matchers: &[Matcher],
+        mut chunks: C,
+        new_render: F,
+        mut sink: S,
+    ) -> io::Result<Stats>
+    where
+        C: Chunks<'a>,
+        R: Render,
+        F: Fn() -> R + Sync,
+        S: Sink,
+    {
+        let workers: Vec<Mutex<Option<Worker<R>>>> =
+            (0..self.threads).map(|_| Mutex::new(None)).collect();
+        let quit = AtomicBool::new(false);
+        let (tx, rx) = mpsc::channel::<Done<'a>>();
+        let mut total = Stats::default();
+        let mut result: io::Result<()> = Ok(());
+        let mut panicked = None;
+        // Chunks finished out of order, by index.
+        let mut pending: BTreeMap<u64, Done<'a>> = BTreeMap::new();
+        let (mut next_read, mut next_write) = (0u64, 0u64);
+        let mut eof = false;
+        // Spent buffers, reused so that a run allocates a bounded number.
+        let mut spare_in: Vec<Vec<u8>> = vec![];
+        let mut spare_out: Vec<Vec<u8>> = vec![];
+
+        let (workers, quit, new_render) = (&workers, &quit, &new_render);
+        self.pool.in_place_scope_fifo(|scope| loop {
+            while !eof
+                && result.is_ok()
+                && next_read - next_write < self.in_flight as u64
+            {
+                let chunk = match chunks.next_chunk(spare_in.pop()) {
+                    Ok(Some(chunk)) => chunk,
+                    Ok(None) => {
+                        eof = true;
+                        break;
+                    }
+                    Err(err) => {
+                        result = Err(err);
+                        quit.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                };
+                let index = next_read;
+                next_read += 1;
+                let mut out = spare_out.pop().unwrap_or_default();
+                let tx = tx.clone();
+                scope.spawn_fifo(move |_| {
+                    let outcome =
+                        panic::catch_unwind(AssertUnwindSafe(|| {
+                            if quit.load(Ordering::Relaxed) {
+                                return Ok(Stats::default());
+                            }
+                            // N.B. Tasks of this scope run only on this pool's
+                            // threads, so the index is always there.
+                            let i = rayon::current_thread_index().unwrap_or(0);
+                            let mut slot = workers[i % workers.len()]
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner());
+                            let worker = slot.get_or_insert_with(|| {
+                                Worker::new(matchers, new_render())
+                            });
+                            worker.run(matchers, &chunk, &mut out)
+                        }));
+                    // The receiver lives until every task is done.
+                    let _ = tx.send(Done { index, chunk, out, outcome });
+                });
+            }
+            if next_write == next_read {
+                break;
+            }
+            let Ok(done) = rx.recv() else { break };
+            pending.insert(done.index, done);
+            while let Some(done) = pending.remove(&next_write) {
+                next_write += 1;
+                let Done { chunk, mut out, outcome, .. } = done;
+                match outcome {
+                    Ok(Ok(stats)) if result.is_ok() => {
+                        total.add(&stats);
+                        if let Err(err) = sink.chunk(&out, &total) {
+                            result = Err(err);
+                            quit.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    Ok(Ok(_)) => {}
+                    Ok(Err(err)) => {
+                        if result.is_ok() {
+                            result = Err(err);
+                        }
+                        quit.store(true, Ordering::Relaxed);
+                    }
+                    Err(payload) => {
+                        panicked.get_or_insert(payload);
+                        quit.store(true, Ordering::Relaxed);
+                    }
+                }
+                if let Chunk::Owned(buf) = chunk {
+                    spare_in.push(buf);
+                }
+                out.clear();
+                spare_out.push(out);
+            }
+        });
+        if let Some(payload) = panicked {
+            panic::resume_unwind(payload);
+        }
+        result.map(|()| total)
+    }
+}
+
+/// A finished chunk, on its way back to the writing thread.
+struct Done<'a> {
+    index: u64,
+    chunk: Chunk<'a>,
+    out: Vec<u8>,
+    outcome: std::thread::Result<io::Result<Stats>>,
+}
+
+/// A worker thread's state, made once per thread and kept for the run.
+struct Worker<R> {
+    scratches: Vec<Scratch>,
+    verdicts: Vec<Verdict>,
+    render: R,
+}
+
+impl<R: Render> Worker<R> {
+    fn new(matchers: &[Matcher], render: R) -> Worker<R> {
+        Worker {
+            scratches: matchers.iter().map(Matcher::scratch).collect(),
+            verdicts: Vec::with_capacity(matchers.len()),
+            render,
+        }
+    }
+
+    /// Judges and renders every line of `chunk` into `out`.
+    fn run(
+        &mut self,
+        matchers: &[Matcher],
+        chunk: &[u8],
+        out: &mut Vec<u8>,
+    ) -> io::Result<Stats> {
+        let mut stats =
+            Stats { bytes: chunk.len() as u64, ..Stats::default() };
+        let mut start = 0;
+        let mut line = |line: &[u8]| -> io::Result<()> {
+            self.verdicts.clear();
+            for (m, scratch) in matchers.iter().zip(&mut self.scratches) {
+                let verdict = m.verdict(line, scratch);
+                if verdict.is_allowed() {
+                    stats.allowed += 1;
+                } else {
+                    stats.disallowed += 1;
+                }
+                self.verdicts.push(verdict);
+            }
+            stats.lines += 1;
+            self.render.line(line, &self.verdicts)
+        };
+        for end in memchr::memchr_iter(b'\n', chunk) {
+            let text = &chunk[start..end];
+            line(text.strip_suffix(b"\r").unwrap_or(text))?;
+            start = end + 1;
+        }
+        // The input's last line, when it has no line terminator.
+        if start < chunk.len() {
+            line(&chunk[start..])?;
+        }
+        out.clear();
+        self.render.finish(out)?;
+        Ok(stats)
+    }
+}
+
+/// A chunk of whole lines: borrowed from a slice or a memory map, or read
+/// into a buffer of its own.
+enum Chunk<'a> {
+    Borrowed(&'a [u8]),
+    Owned(Vec<u8>),
+}
+
+impl Deref for Chunk<'_> {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match *self {
+            Chunk::Borrowed(bytes) => bytes,
+            Chunk::Owned(ref buf) => buf,
+        }
+    }
+}
+
+/// An input cut into chunks that end at line ends (or at the end of the
+/// input).
+trait Chunks<'a> {
+    /// The next chunk, or `None` at the end. `spare` is a spent buffer that
+    /// an implementation may reuse.
+    fn next_chunk(
+        &mut self,
+        spare: Option<Vec<u8>>,
+    ) -> io::Result<Option<Chunk<'a>>>;
+}
+
+/// Chunks of a slice: no copies.
+struct SliceChunks<'a> {
+    haystack: &'a [u8],
+    pos: usize,
+    chunk_size: usize,
+}
+
+impl<'a> Chunks<'a> for SliceChunks<'a> {
+    fn next_chunk(
+        &mut self,
+        _: Option<Vec<u8>>,
+    ) -> io::Result<Option<Chunk<'a>>> {
+        let hay = self.haystack;
+        if self.pos >= hay.len() {
+            return Ok(None);
+        }
+        // The chunk ends just after the first `\n` at or after `want - 1`.
+        let want = self.pos.saturating_add(self.chunk_size).min(hay.len());
+        let end = match memchr::memchr(b'\n', &hay[want - 1..]) {
+            Some(i) => want + i,
+            None => hay.len(),
+        };
+        let chunk = &hay[self.pos..end];
+        self.pos = end;
+        Ok(Some(Chunk::Borrowed(chunk)))
+    }
+}
+
+/// Chunks of a stream, read into buffers. The bytes after a chunk's last
+/// line end are carried over to the next chunk.
+struct ReadChunks<Rd> {
+    rdr: Rd,
+    chunk_size: usize,
+    carry: Vec<u8>,
+    eof: bool,
+}
+
+impl<Rd: Read> ReadChunks<Rd> {
+    /// One read into `buf`, growing it to at most `target` bytes. Sets
+    /// `eof` when the reader has no more.
+    fn fill(&mut self, buf: &mut Vec<u8>, target: usize) -> io::Result<()> {
+        let len = buf.len();
+        buf.resize(target, 0);
+        loop {
+            match self.rdr.read(&mut buf[len..]) {
+                Ok(n) => {
+                    buf.truncate(len + n);
+                    self.eof = n == 0;
+                    return Ok(());
+                }
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => {
+                    buf.truncate(len);
+                    return Err(err);
+                }
+            }
+        }
+    }
+}
+
+impl<Rd: Read> Chunks<'static> for ReadChunks<Rd> {
+    fn next_chunk(
+        &mut self,
+        spare: Option<Vec<u8>>,
+    ) -> io::Result<Option<Chunk<'static>>> {
+        let mut buf = spare.unwrap_or_default();
+        buf.clear();
+        buf.extend_from_slice(&self.carry);
+        self.carry.clear();
+        // The carried bytes hold no line end: search only what is new.
+        let mut searched = buf.len();
+        let mut target = self.chunk_size;
+        loop {
+            while buf.len() < target && !self.eof {
+                self.fill(&mut buf, target)?;
+            }
+            if self.eof {
+                return Ok(if buf.is_empty() {
+                    None
+                } else {
+                    Some(Chunk::Owned(buf))
+                });
+            }
+            if let Some(i) = memchr::memrchr(b'\n', &buf[searched..]) {
+                let end = searched + i + 1;
+                self.carry.extend_from_slice(&buf[end..]);
+                buf.truncate(end);
+                return Ok(Some(Chunk::Owned(buf)));
+            }
+            // A line longer than a chunk: read on until it ends.
+            searched = buf.len();
+            target = buf.len().saturating_add(self.chunk_size);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Dialect, Robots};
+
+    /// Renders `url<TAB>verdict\n`, to check the pipeline without CSV.
+    struct Plain(Vec<u8>);
+
+    impl Render for Plain {
+        fn line(&mut self, url: &[u8], v: &[Verdict]) -> io::Result<()> {
+            self.0.extend_from_slice(url);
+            for v in v {
+                self.0.push(b'\t');
+                self.0.extend_from_slice(v.name().as_bytes());
+            }
+            self.0.push(b'\n');
+            Ok(())
+        }
+
+        fn finish(&mut self, out: &mut Vec<u8>) -> io::Result<()> {
+            std::mem::swap(&mut self.0, out);
+            Ok(())
+        }
+    }
+
+    fn matchers() -> Vec<Matcher> {
+        let robots = Robots::parse(b"User-agent: *\nDisallow: /d\n");
+        vec![Matcher::new(&robots, "*", Dialect::Rfc9309)]
+    }
+
+    fn expected(input: &[u8]) -> Vec<u8> {
+        let m = &matchers()[0];
+        let mut scratch = m.scratch();
+        let mut out = vec![];
+        let mut lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
+        // The last piece has no `\n`: it is a line only when not empty, and
+        // keeps a final `\r` (only CRLF line ends lose theirs).
+        let last = lines.pop().filter(|last| !last.is_empty());
+        let lines = lines
+            .into_iter()
+            .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
+            .chain(last);
+        for line in lines {
+            out.extend_from_slice(line);
+            out.push(b'\t');
+            out.extend_from_slice(
+                m.verdict(line, &mut scratch).name().as_bytes(),
+            );
+            out.push(b'\n');
+        }
+        out
+    }
+
+    fn run_all(input: &[u8], threads: usize, chunk_size: usize) {
+        let batch = BatchBuilder::new()
+            .threads(threads)
+            .chunk_size(chunk_size)
+            .build()
+            .unwrap();
+        let want = expected(input);
+        let mut got = vec![];
+        let stats = batch
+            .run_slice(
+                &matchers(),
+                input,
+                || Plain(vec![]),
+                |b: &[u8], _: &Stats| {
+                    got.extend_from_slice(b);
+                    Ok(())
+                },
+            )
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&got),
+            String::from_utf8_lossy(&want)
+        );
+        assert_eq!(stats.bytes(), input.len() as u64);
+        let mut got = vec![];
+        batch
+            .run_reader(
+                &matchers(),
+                input,
+                || Plain(vec![]),
+                |b: &[u8], _: &Stats| {
+                    got.extend_from_slice(b);
+                    Ok(())
+                },
+            )
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&got),
+            String::from_utf8_lossy(&want)
+        );
+    }
+
+    #[test]
+    fn chunk_boundaries_everywhere() {
+        let inputs: &[&[u8]] = &[
+            b"",
+            b"\n",
+            b"\n\n",
+            b"/a",
+            b"/d\n/a",
+            b"/d\r\n/a\r\n\r\n/d\r",
+            b"/a\n/dd\n/x\n\n/d/e/f\n/a/b/c/d/e\n/d",
+        ];
+        for input in inputs {
+            for threads in [1, 3] {
+                for chunk_size in [1, 2, 3, 5, 8, 1 << 20] {
+                    run_all(input, threads, chunk_size);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sink_error_stops_the_run() {
+        let batch =
+            BatchBuilder::new().threads(2).chunk_size(1).build().unwrap();
+        let input = b"/a\n".repeat(1000);
+        let mut calls = 0;
+        let err = batch
+            .run_slice(
+                &matchers(),
+                &input,
+                || Plain(vec![]),
+                |_: &[u8], _: &Stats| {
+                    calls += 1;
+                    if calls == 3 {
+                        return Err(io::Error::from(
+                            io::ErrorKind::BrokenPipe,
+                        ));
+                    }
+                    Ok(())
+                },
+            )
+            .unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
+        assert_eq!(calls, 3);
+    }
+
+    #[test]
+    fn read_error_is_returned() {
+        struct Failing(usize);
+        impl Read for Failing {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0 == 0 {
+                    return Err(io::Error::other("boom"));
+                }
+                self.0 -= 1;
+                buf[0] = b'\n';
+                Ok(1)
+            }
+        }
+        let batch =
+            BatchBuilder::new().threads(2).chunk_size(4).build().unwrap();
+        let err = batch
+            .run_reader(
+                &matchers(),
+                Failing(100),
+                || Plain(vec![]),
+                |_: &[u8], _: &Stats| Ok(()),
+            )
+            .unwrap_err();
+        assert_eq!(err.to_string(), "boom");
+    }
+}
