@@ -1,1 +1,61 @@
-fn main() {}
+//! The `robots-batch` command: parse the flags, run, map errors to exit
+//! codes. Everything else lives in `cli` (flags and configuration), `cmd`
+//! (what a command does) and the library.
+
+use std::io;
+use std::process::ExitCode;
+
+#[macro_use]
+mod cli;
+mod cmd;
+
+fn main() -> ExitCode {
+    // Strategy choices (threads, mmap, engine fallbacks) are logged at debug
+    // level: RUST_LOG=debug shows them.
+    let _ =
+        env_logger::Builder::from_env(env_logger::Env::default()).try_init();
+    let args = match cli::parse() {
+        Ok(args) => args,
+        Err(code) => return code,
+    };
+    match run(args) {
+        Ok(code) => code,
+        // A closed standard output (`| head`) is how a reader says "enough":
+        // stop quietly, successfully, as ripgrep does.
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            message!("{err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: cli::Args) -> anyhow::Result<ExitCode> {
+    let config = cli::Config::from_args(args)?;
+    cmd::check::run(config)
+}
+
+/// True when any error in the chain is a broken pipe. `csv::Error` hides
+/// its `io::Error` (it has no `source`), and `io::Error`'s `source` skips
+/// the error it wraps, so both are looked into.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    fn io_is_broken_pipe(err: &io::Error) -> bool {
+        err.kind() == io::ErrorKind::BrokenPipe
+            || err
+                .get_ref()
+                .and_then(|inner| inner.downcast_ref::<csv::Error>())
+                .is_some_and(csv_is_broken_pipe)
+    }
+    fn csv_is_broken_pipe(err: &csv::Error) -> bool {
+        matches!(err.kind(), csv::ErrorKind::Io(e) if io_is_broken_pipe(e))
+    }
+    err.chain().any(|cause| {
+        if let Some(err) = cause.downcast_ref::<io::Error>() {
+            io_is_broken_pipe(err)
+        } else if let Some(err) = cause.downcast_ref::<csv::Error>() {
+            csv_is_broken_pipe(err)
+        } else {
+            false
+        }
+    })
+}

@@ -1,0 +1,145 @@
+//! The command line as clap sees it: flags, their help, validation only.
+//!
+//! This is ripgrep's "low args" layer: it mirrors the flags one to one and
+//! owns nothing built. [`Config`](crate::cli::Config) turns it into the
+//! objects a run needs.
+
+use std::path::PathBuf;
+
+use clap::Parser;
+use robots_batch::{Dialect, EngineKind, DEFAULT_MAX_ROBOTS_BYTES};
+
+const ABOUT: &str = "\
+Decide, for a file of URLs, which ones a crawler may fetch under a robots.txt.";
+
+const LONG_ABOUT: &str = "\
+Decide, for a file of URLs, which ones a crawler may fetch under a robots.txt.
+
+robots-batch parses ROBOTS once, selects the groups that apply to the agent
+in the chosen dialect, compiles their rules into one automaton, and gives
+every line of URLS a verdict, using every core.";
+
+const AFTER_HELP: &str = "\
+OUTPUT:
+  CSV (RFC 4180) on standard output: a header `url,verdict`, then exactly one
+  row per input line, in input order, empty and malformed lines included.
+  `url` is the line's bytes exactly as read, without its line terminator
+  (`\\n` or `\\r\\n`); it is quoted when it holds a comma, a quote or a line
+  break, and invalid UTF-8 or NUL bytes pass through untouched. `verdict` is
+  `allowed` or `disallowed`. The path of each line is found as Google's
+  reference parser finds it: `https://host/p?q`, `//host/p?q`, `host/p?q`
+  and `/p?q` all give `/p?q`. The last line may lack its newline.
+  Warnings and errors go to standard error, one line each.
+
+EXIT CODES:
+  0  success, warnings about the input included (a robots.txt over the parse
+     limit, an agent that is not a product token); also when standard output
+     is closed early, as by `| head`
+  2  usage error (unknown flag or value, empty agent) or I/O error (missing
+     or unreadable file, a directory given as a file)
+
+EXAMPLES:
+  robots-batch robots.txt urls.txt > verdicts.csv
+  robots-batch -a Googlebot --dialect google robots.txt urls.txt
+  zcat urls.txt.gz | robots-batch --stats robots.txt - | head";
+
+/// The command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "robots-batch",
+    version,
+    about = ABOUT,
+    long_about = LONG_ABOUT,
+    after_help = AFTER_HELP,
+    max_term_width = 100
+)]
+pub struct Args {
+    /// The robots.txt file.
+    #[arg(value_name = "ROBOTS")]
+    pub robots: PathBuf,
+
+    /// The URLs, one per line; `-` reads standard input.
+    #[arg(value_name = "URLS")]
+    pub urls: PathBuf,
+
+    /// The crawler's product token [default: *].
+    ///
+    /// Groups naming it apply (compared case-insensitively); without one, or
+    /// with the default `*`, only the `*` groups apply. An agent that is not
+    /// a valid product token (letters, `-` and `_`) is used as given, with a
+    /// warning naming the token it could mean (`FooBot/1.0` means
+    /// `FooBot`). An empty agent is an error.
+    #[arg(
+        short,
+        long,
+        value_name = "AGENT",
+        default_value = "*",
+        hide_default_value = true,
+        value_parser = parse_agent
+    )]
+    pub agent: String,
+
+    /// How to read the robots.txt: rfc9309, google, draft1996 or orig1994.
+    ///
+    /// rfc9309: RFC 9309, longest match wins, allow wins ties. google: as
+    /// Google's open-source parser does. draft1996: the 1996 Internet-Draft,
+    /// first matching rule in file order wins. orig1994: the 1994 standard,
+    /// disallow lines and byte prefixes only.
+    #[arg(long, value_name = "DIALECT", default_value_t = Dialect::Rfc9309)]
+    pub dialect: Dialect,
+
+    /// The matching engine: dfa, dense, lazy or naive.
+    ///
+    /// All give the same verdicts. dfa (a trie of literal prefixes with DFAs
+    /// for wildcard tails, falling back to lazy on huge rule sets) is the
+    /// fastest in general; lazy compiles fastest; naive is the reference.
+    #[arg(long, value_name = "ENGINE", default_value_t = EngineKind::Dfa)]
+    pub engine: EngineKind,
+
+    /// Worker threads [default: all cores].
+    ///
+    /// 0 also means all cores. The output is the same for any number.
+    #[arg(short = 'j', long, value_name = "N")]
+    pub threads: Option<usize>,
+
+    /// Parse only the first BYTES bytes of the robots.txt; 0 means no limit.
+    ///
+    /// A file over the limit is a warning, not an error: the rest is
+    /// ignored, as a crawler that stops reading there would.
+    #[arg(
+        long,
+        value_name = "BYTES",
+        default_value_t = DEFAULT_MAX_ROBOTS_BYTES
+    )]
+    pub max_robots_bytes: usize,
+
+    /// Print every robots.txt parse warning to standard error.
+    ///
+    /// Without it, only a file over the parse limit is reported.
+    #[arg(short = 'v', long)]
+    pub warnings: bool,
+
+    /// Do not print the `url,verdict` header.
+    #[arg(long)]
+    pub no_header: bool,
+
+    /// Print counts and throughput to standard error at the end.
+    ///
+    /// Lines, allowed and disallowed verdicts, bytes, seconds, URLs/s and
+    /// MB/s.
+    #[arg(long)]
+    pub stats: bool,
+
+    /// Cut the input into chunks of about BYTES bytes (for tests).
+    #[arg(long, value_name = "BYTES", hide = true)]
+    pub chunk_size: Option<usize>,
+}
+
+fn parse_agent(agent: &str) -> Result<String, String> {
+    if agent.is_empty() {
+        return Err("the agent is empty; give a product token such as \
+                    ExampleBot, or * for the `*` groups"
+            .to_string());
+    }
+    Ok(agent.to_string())
+}
