@@ -1,4 +1,9 @@
 //! robots-batch's test suite: one binary, many modules (ripgrep's layout).
 
+#[macro_use]
+mod macros;
+mod util;
+
+mod cli;
 mod conformance;
 mod differential;

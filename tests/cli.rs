@@ -1,0 +1,558 @@
+//! The command line, end to end: the output contract, line endings and
+//! quoting, code-path equivalence (threads, chunk sizes, mmap vs stdin),
+//! broken pipes, errors and warnings, help and stats.
+
+use std::io::Read;
+use std::process::Stdio;
+
+use robots_batch::{Dialect, EngineKind, MatcherBuilder, Robots};
+
+use crate::util::{Dir, TestCommand, EXAMPLE_ROBOTS, EXAMPLE_URLS};
+
+/// The lines of `input` as the output contract defines them: split at
+/// `\n`, a `\r` before the `\n` dropped, no line after a final `\n`.
+fn lines(input: &[u8]) -> Vec<&[u8]> {
+    let mut lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
+    let last = lines.pop().filter(|last| !last.is_empty());
+    lines
+        .into_iter()
+        .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
+        .chain(last)
+        .collect()
+}
+
+/// What the command must print, computed line by line with the library's
+/// `Matcher::verdict` and the csv crate, independently of the batch code.
+struct Expect<'a> {
+    robots: &'a [u8],
+    limit: usize,
+    agent: &'a str,
+    dialect: Dialect,
+    engine: EngineKind,
+    header: bool,
+}
+
+impl<'a> Expect<'a> {
+    fn new(robots: &'a [u8]) -> Expect<'a> {
+        Expect {
+            robots,
+            limit: robots_batch::DEFAULT_MAX_ROBOTS_BYTES,
+            agent: "*",
+            dialect: Dialect::Rfc9309,
+            engine: EngineKind::Dfa,
+            header: true,
+        }
+    }
+
+    fn example() -> Expect<'static> {
+        Expect::new(EXAMPLE_ROBOTS.as_bytes())
+    }
+
+    fn csv(&self, input: &[u8]) -> Vec<u8> {
+        let robots = Robots::parse_with_limit(self.robots, self.limit);
+        let matcher = MatcherBuilder::new().engine(self.engine).build(
+            &robots,
+            self.agent,
+            self.dialect,
+        );
+        let mut scratch = matcher.scratch();
+        let mut wtr = csv::Writer::from_writer(vec![]);
+        if self.header {
+            wtr.write_record(["url", "verdict"]).unwrap();
+        }
+        for line in lines(input) {
+            let verdict = matcher.verdict(line, &mut scratch);
+            wtr.write_record([line, verdict.name().as_bytes()]).unwrap();
+        }
+        wtr.into_inner().unwrap()
+    }
+}
+
+/// A few thousand URL lines generated from the example robots.txt's own
+/// patterns, with the example URLs, empty lines, CRLF line ends and no
+/// final newline mixed in.
+fn generated_input() -> Vec<u8> {
+    let robots = Robots::parse(EXAMPLE_ROBOTS.as_bytes());
+    let mut input = vec![];
+    for (i, url) in
+        robots_batch::sample::urls(&robots, 4000, 7).iter().enumerate()
+    {
+        input.extend_from_slice(url);
+        match i % 97 {
+            0 => input.extend_from_slice(b"\r\n"),
+            1 => input.extend_from_slice(b"\n\n"),
+            _ => input.push(b'\n'),
+        }
+        if i % 1000 == 0 {
+            input.extend_from_slice(EXAMPLE_URLS.as_bytes());
+        }
+    }
+    input.extend_from_slice(b"https://www.example.com/cart/last-line");
+    input
+}
+
+rbtest!(example_matches_library, |dir: Dir, mut cmd: TestCommand| {
+    dir.create("urls.txt", EXAMPLE_URLS);
+    let got = cmd.args(["robots.txt", "urls.txt"]).stdout();
+    eqnice!(Expect::example().csv(EXAMPLE_URLS.as_bytes()), got);
+    // One row per input line, and the header.
+    assert_eq!(got.lines().count(), EXAMPLE_URLS.lines().count() + 1);
+    // A few rows checked by hand against the example robots.txt.
+    for row in [
+        "url,verdict",
+        "https://www.example.com/,allowed",
+        "https://www.example.com/cart/,disallowed",
+        "https://www.example.com/checkouts-are-fun,disallowed",
+        "https://www.example.com/account/login,allowed",
+        "https://www.example.com/api/v1/items.json,disallowed",
+        "https://www.example.com/api/v1/items.json?page=2,allowed",
+        "https://www.example.com/products/widget-2000?sessionid=8f2a9c,\
+         disallowed",
+        "https://www.example.com/%63art/,disallowed",
+        ",allowed",
+        "\"https://www.example.com/search?q=a,b\",disallowed",
+        "\"https://www.example.com/products/\"\"quoted\"\"\",allowed",
+    ] {
+        assert!(got.lines().any(|l| l == row), "no row {row:?} in\n{got}");
+    }
+});
+
+rbtest!(agents_select_their_groups, |dir: Dir, _: TestCommand| {
+    dir.create("urls.txt", EXAMPLE_URLS);
+    for (agent, rows) in [
+        (
+            "Googlebot",
+            &[
+                "https://www.example.com/assets/site.css,allowed",
+                "https://www.example.com/assets/logo.png,disallowed",
+                "https://www.example.com/assets/app.js?v=3,disallowed",
+                "https://www.example.com/products/widget-2000/print,\
+                 disallowed",
+                "https://www.example.com/account/,allowed",
+            ][..],
+        ),
+        (
+            "googlebot-image",
+            &["https://www.example.com/assets/site.css,allowed"][..],
+        ),
+        (
+            "GPTBot",
+            &[
+                "https://www.example.com/,disallowed",
+                "https://www.example.com/press/2024/launch,allowed",
+                "https://www.example.com/robots.txt,allowed",
+            ][..],
+        ),
+    ] {
+        let got = dir
+            .command()
+            .args(["-a", agent, "robots.txt", "urls.txt"])
+            .stdout();
+        let expect = Expect { agent, ..Expect::example() };
+        eqnice!(expect.csv(EXAMPLE_URLS.as_bytes()), got);
+        for row in rows {
+            assert!(got.lines().any(|l| l == *row), "{agent}: no {row:?}");
+        }
+    }
+});
+
+rbtest!(every_dialect_and_engine, |dir: Dir, _: TestCommand| {
+    let input = generated_input();
+    dir.create("urls.txt", &input);
+    for dialect in Dialect::ALL {
+        for engine in EngineKind::ALL {
+            for agent in ["*", "Googlebot"] {
+                let got = dir
+                    .command()
+                    .args(["--dialect", dialect.name()])
+                    .args(["--engine", engine.name()])
+                    .args(["--agent", agent, "robots.txt", "urls.txt"])
+                    .stdout_bytes();
+                let expect =
+                    Expect { agent, dialect, engine, ..Expect::example() };
+                eqnice!(expect.csv(&input), got);
+            }
+        }
+    }
+});
+
+rbtest!(line_endings, |dir: Dir, _: TestCommand| {
+    let cases: &[(&str, &[u8], &str)] = &[
+        ("empty", b"", "url,verdict\n"),
+        ("one empty line", b"\n", "url,verdict\n,allowed\n"),
+        ("one empty CRLF line", b"\r\n", "url,verdict\n,allowed\n"),
+        (
+            "no final newline",
+            b"/a\n/cart/",
+            "url,verdict\n/a,allowed\n/cart/,disallowed\n",
+        ),
+        (
+            "LF",
+            b"/a\n/cart/\n",
+            "url,verdict\n/a,allowed\n/cart/,disallowed\n",
+        ),
+        (
+            "CRLF",
+            b"/a\r\n/cart/\r\n",
+            "url,verdict\n/a,allowed\n/cart/,disallowed\n",
+        ),
+        (
+            "mixed, empty lines",
+            b"\n/a\r\n\r\n\n/cart/\n\n",
+            "url,verdict\n,allowed\n/a,allowed\n,allowed\n,allowed\n\
+             /cart/,disallowed\n,allowed\n",
+        ),
+        (
+            // Only a CR before a LF is a line terminator's.
+            "lone CRs",
+            b"/cart/\r\r\n/a\rb\n/x\r",
+            "url,verdict\n\"/cart/\r\",disallowed\n\"/a\rb\",allowed\n\
+             \"/x\r\",allowed\n",
+        ),
+    ];
+    for &(what, input, want) in cases {
+        dir.create("urls.txt", input);
+        for args in [&["-j1"][..], &["-j3", "--chunk-size", "1"]] {
+            let got = dir
+                .command()
+                .args(args)
+                .args(["robots.txt", "urls.txt"])
+                .stdout_bytes();
+            assert_eq!(
+                String::from_utf8_lossy(&got),
+                want,
+                "{what}, file, {args:?}"
+            );
+            let got = dir
+                .command()
+                .args(args)
+                .args(["robots.txt", "-"])
+                .stdin(input)
+                .stdout_bytes();
+            assert_eq!(
+                String::from_utf8_lossy(&got),
+                want,
+                "{what}, stdin, {args:?}"
+            );
+        }
+        eqnice!(Expect::example().csv(input), want);
+    }
+});
+
+rbtest!(quoting_and_raw_bytes, |dir: Dir, mut cmd: TestCommand| {
+    let input: &[u8] = b"/a,b\n\
+        /say \"hi\"\n\
+        /cart/\xff\xfe\n\
+        /caf\xc3\xa9\n\
+        /nul\x00byte\n\
+        /cart/\x00\n\
+        \"\n\
+        ,\n\
+        \x20/leading space\n";
+    let want: &[u8] = b"url,verdict\n\
+        \"/a,b\",allowed\n\
+        \"/say \"\"hi\"\"\",allowed\n\
+        /cart/\xff\xfe,disallowed\n\
+        /caf\xc3\xa9,allowed\n\
+        /nul\x00byte,allowed\n\
+        /cart/\x00,disallowed\n\
+        \"\"\"\",allowed\n\
+        \",\",allowed\n\
+        \x20/leading space,allowed\n";
+    dir.create("urls.txt", input);
+    let got = cmd.args(["robots.txt", "urls.txt"]).stdout_bytes();
+    eqnice!(want, got);
+    eqnice!(Expect::example().csv(input), got);
+});
+
+rbtest!(threads_chunks_and_stdin_agree, |dir: Dir, _: TestCommand| {
+    let input = generated_input();
+    dir.create("urls.txt", &input);
+    let want = Expect::example().csv(&input);
+    let mut runs = 0;
+    for threads in ["1", "4"] {
+        for chunk_size in [None, Some("1"), Some("7"), Some("64")] {
+            for stdin in [false, true] {
+                let mut cmd = dir.command();
+                cmd.args(["-j", threads]);
+                if let Some(size) = chunk_size {
+                    cmd.args(["--chunk-size", size]);
+                }
+                if stdin {
+                    cmd.args(["robots.txt", "-"]).stdin(&input);
+                } else {
+                    cmd.args(["robots.txt", "urls.txt"]);
+                }
+                eqnice!(want, cmd.stdout_bytes());
+                runs += 1;
+            }
+        }
+    }
+    assert_eq!(runs, 16);
+});
+
+rbtest!(default_threads_and_zero, |dir: Dir, _: TestCommand| {
+    dir.create("urls.txt", EXAMPLE_URLS);
+    let want = Expect::example().csv(EXAMPLE_URLS.as_bytes());
+    for args in [&[][..], &["-j0"], &["--threads", "2"]] {
+        let got = dir
+            .command()
+            .args(args)
+            .args(["robots.txt", "urls.txt"])
+            .stdout_bytes();
+        eqnice!(want, got);
+    }
+});
+
+rbtest!(no_header, |dir: Dir, mut cmd: TestCommand| {
+    dir.create("urls.txt", "/a\n/cart/x\n");
+    let got = cmd.args(["--no-header", "robots.txt", "urls.txt"]).stdout();
+    eqnice!("/a,allowed\n/cart/x,disallowed\n", got);
+    let got = dir
+        .command()
+        .args(["--no-header", "robots.txt", "urls.txt"])
+        .arg("--chunk-size=1")
+        .stdout();
+    eqnice!("/a,allowed\n/cart/x,disallowed\n", got);
+    dir.create("empty.txt", "");
+    let got = dir
+        .command()
+        .args(["--no-header", "robots.txt", "empty.txt"])
+        .stdout();
+    eqnice!("", got);
+});
+
+/// Spawns the command on a large input, reads a little of its output, then
+/// closes the pipe: the command must stop quietly, with exit code 0.
+fn assert_quiet_on_broken_pipe(mut cmd: TestCommand, input: Option<Vec<u8>>) {
+    let mut child = cmd
+        .cmd()
+        .stdin(if input.is_some() { Stdio::piped() } else { Stdio::null() })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let writer = child.stdin.take().map(|mut stdin| {
+        let input = input.unwrap();
+        std::thread::spawn(move || {
+            use std::io::Write;
+            // The command stops reading once its output is closed.
+            let _ = stdin.write_all(&input);
+        })
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut head = [0; 4096];
+    stdout.read_exact(&mut head).unwrap();
+    assert!(head.starts_with(b"url,verdict\n"));
+    drop(stdout);
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    let status = child.wait().unwrap();
+    if let Some(writer) = writer {
+        writer.join().unwrap();
+    }
+    assert_eq!(status.code(), Some(0), "stderr: {stderr}");
+    assert_eq!(stderr, "");
+}
+
+rbtest!(broken_pipe_is_quiet, |dir: Dir, mut cmd: TestCommand| {
+    // About 10 MB of input: far more output than a pipe buffers.
+    let input = EXAMPLE_URLS.repeat(5000);
+    dir.create("urls.txt", &input);
+    cmd.args(["robots.txt", "urls.txt"]);
+    assert_quiet_on_broken_pipe(cmd, None);
+
+    let mut cmd = dir.command();
+    cmd.args(["-j1", "robots.txt", "-"]);
+    assert_quiet_on_broken_pipe(cmd, Some(input.into_bytes()));
+});
+
+rbtest!(error_missing_robots, |dir: Dir, mut cmd: TestCommand| {
+    dir.create("urls.txt", EXAMPLE_URLS);
+    let err = cmd.args(["nope.txt", "urls.txt"]).assert_error();
+    assert!(
+        err.starts_with("robots-batch: failed to open nope.txt: "),
+        "{err}"
+    );
+});
+
+rbtest!(error_missing_urls, |_: Dir, mut cmd: TestCommand| {
+    let err = cmd.args(["robots.txt", "nope.txt"]).assert_error();
+    assert!(
+        err.starts_with("robots-batch: failed to open nope.txt: "),
+        "{err}"
+    );
+});
+
+rbtest!(error_directory_as_file, |dir: Dir, _: TestCommand| {
+    dir.create_dir("sub");
+    dir.create("urls.txt", EXAMPLE_URLS);
+    let err = dir.command().args(["sub", "urls.txt"]).assert_error();
+    assert!(err.starts_with("robots-batch: failed to read sub: "), "{err}");
+    let err = dir.command().args(["robots.txt", "sub"]).assert_error();
+    assert!(err.starts_with("robots-batch: failed to read sub: "), "{err}");
+});
+
+rbtest!(error_usage, |dir: Dir, _: TestCommand| {
+    dir.create("urls.txt", EXAMPLE_URLS);
+    for (args, needle) in [
+        (&["-a", "", "robots.txt", "urls.txt"][..], "agent"),
+        (&["--agent=", "robots.txt", "urls.txt"], "agent"),
+        (&["--dialect", "rfc1234", "robots.txt", "urls.txt"], "rfc1234"),
+        (&["--engine", "quantum", "robots.txt", "urls.txt"], "quantum"),
+        (&["--threads", "many", "robots.txt", "urls.txt"], "many"),
+        (&["--max-robots-bytes", "-1", "robots.txt", "urls.txt"], "-1"),
+        (&["--frobnicate", "robots.txt", "urls.txt"], "--frobnicate"),
+        (&["robots.txt"], "<URLS>"),
+        (&[], "<ROBOTS>"),
+        (&["-a", "A", "-a", "B", "robots.txt", "urls.txt"], "agent"),
+    ] {
+        let err = dir.command().args(args).assert_error();
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+});
+
+rbtest!(agent_warning, |dir: Dir, mut cmd: TestCommand| {
+    dir.create("urls.txt", EXAMPLE_URLS);
+    let out =
+        cmd.args(["-a", "Googlebot/2.1", "robots.txt", "urls.txt"]).output();
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    eqnice!(
+        "robots-batch: agent \"Googlebot/2.1\" is not a valid product token \
+         (letters, '-' and '_' only), so it may match no group; did you mean \
+         \"Googlebot\"?\n",
+        stderr
+    );
+    // The agent is used as given.
+    let expect = Expect { agent: "Googlebot/2.1", ..Expect::example() };
+    eqnice!(expect.csv(EXAMPLE_URLS.as_bytes()), out.stdout);
+
+    let out =
+        dir.command().args(["-a", "42", "robots.txt", "urls.txt"]).output();
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("robots-batch: agent \"42\""), "{stderr}");
+
+    // Valid tokens and `*` give no warning (`stdout` asserts an empty
+    // stderr).
+    for agent in ["*", "Googlebot", "my_bot-X"] {
+        dir.command().args(["-a", agent, "robots.txt", "urls.txt"]).stdout();
+    }
+});
+
+rbtest!(parse_limit_warning, |dir: Dir, mut cmd: TestCommand| {
+    dir.create("urls.txt", EXAMPLE_URLS);
+    let out = cmd
+        .args(["--max-robots-bytes", "100", "robots.txt", "urls.txt"])
+        .output();
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    eqnice!(
+        format!(
+            "robots-batch: robots.txt: file of {} bytes is over the parse \
+             limit; only the first 100 bytes were parsed\n",
+            EXAMPLE_ROBOTS.len()
+        ),
+        stderr
+    );
+    let expect = Expect { limit: 100, ..Expect::example() };
+    eqnice!(expect.csv(EXAMPLE_URLS.as_bytes()), out.stdout);
+
+    // The default limit, and 0 (none), parse the whole file quietly.
+    let big = format!("{EXAMPLE_ROBOTS}{}", "# padding\n".repeat(60_000));
+    dir.create("big.txt", &big);
+    let out = dir.command().args(["big.txt", "urls.txt"]).output();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let want = format!("big.txt: file of {} bytes", big.len());
+    assert!(stderr.contains(&want), "{stderr}");
+    dir.command()
+        .args(["--max-robots-bytes", "0", "big.txt", "urls.txt"])
+        .stdout();
+});
+
+rbtest!(all_warnings, |dir: Dir, _: TestCommand| {
+    dir.create(
+        "odd.txt",
+        "User-agent: *\nDisalow: /x\nthis is not a record\n",
+    );
+    dir.create("urls.txt", "/x\n");
+    // Quiet by default.
+    let got = dir.command().args(["odd.txt", "urls.txt"]).stdout();
+    eqnice!("url,verdict\n/x,disallowed\n", got);
+    for flag in ["--warnings", "-v"] {
+        let out = dir.command().args([flag, "odd.txt", "urls.txt"]).output();
+        assert_eq!(out.status.code(), Some(0));
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        let lines: Vec<&str> = stderr.lines().collect();
+        assert_eq!(lines.len(), 2, "{stderr}");
+        assert!(lines[0].starts_with("robots-batch: odd.txt: line 2: "));
+        assert!(lines[1].starts_with("robots-batch: odd.txt: line 3: "));
+        eqnice!("url,verdict\n/x,disallowed\n", out.stdout);
+    }
+});
+
+rbtest!(help_mentions_every_option, |_: Dir, mut cmd: TestCommand| {
+    let long = cmd.arg("--help").stdout();
+    for needle in [
+        "--agent",
+        "-a,",
+        "--dialect",
+        "rfc9309",
+        "google",
+        "draft1996",
+        "orig1994",
+        "--engine",
+        "dfa",
+        "lazy",
+        "naive",
+        "--threads",
+        "-j,",
+        "--max-robots-bytes",
+        "512000",
+        "--warnings",
+        "--no-header",
+        "--stats",
+        "--help",
+        "--version",
+        "<ROBOTS>",
+        "<URLS>",
+        "url,verdict",
+        "EXIT CODES",
+        "allowed",
+    ] {
+        assert!(long.contains(needle), "--help lacks {needle:?}:\n{long}");
+    }
+    assert!(!long.contains("--chunk-size"), "--chunk-size is hidden");
+    let short = Dir::new("help-short").command().arg("-h").stdout();
+    assert!(short.contains("--agent") && short.contains("EXIT CODES"));
+});
+
+rbtest!(version, |_: Dir, mut cmd: TestCommand| {
+    let got = cmd.arg("-V").stdout();
+    eqnice!(format!("robots-batch {}\n", env!("CARGO_PKG_VERSION")), got);
+});
+
+rbtest!(stats, |dir: Dir, mut cmd: TestCommand| {
+    dir.create("urls.txt", EXAMPLE_URLS);
+    let out = cmd.args(["--stats", "robots.txt", "urls.txt"]).output();
+    assert_eq!(out.status.code(), Some(0));
+    eqnice!(Expect::example().csv(EXAMPLE_URLS.as_bytes()), out.stdout);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let rows =
+        String::from_utf8(Expect::example().csv(EXAMPLE_URLS.as_bytes()))
+            .unwrap();
+    let allowed = rows.lines().filter(|l| l.ends_with(",allowed")).count();
+    let disallowed =
+        rows.lines().filter(|l| l.ends_with(",disallowed")).count();
+    let prefix = format!(
+        "robots-batch: {} lines, {allowed} allowed, {disallowed} disallowed, \
+         {} bytes in ",
+        EXAMPLE_URLS.lines().count(),
+        EXAMPLE_URLS.len(),
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with(&prefix), "{stderr}\nwant prefix {prefix}");
+    assert!(stderr.contains(" URLs/s, ") && stderr.ends_with(" MB/s)\n"));
+});
