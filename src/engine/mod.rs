@@ -21,7 +21,7 @@ use crate::error::{Error, ErrorKind};
 pub(crate) use self::dense::DenseSet;
 pub(crate) use self::lazy::LazyEngine;
 pub(crate) use self::naive::NaiveEngine;
-pub(crate) use self::prefix::PrefixEngine;
+pub(crate) use self::prefix::{PrefixCache, PrefixEngine};
 
 /// How a pattern's bytes are read.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -156,6 +156,7 @@ pub(crate) enum Engine {
 pub(crate) struct EngineCache {
     lazy: Option<regex_automata::hybrid::dfa::Cache>,
     naive: naive::NaiveCache,
+    prefix: PrefixCache,
 }
 
 impl Engine {
@@ -170,10 +171,10 @@ impl Engine {
         }
         match kind {
             EngineKind::Naive => Engine::Naive(NaiveEngine::new(patterns)),
-            EngineKind::Dfa => match PrefixEngine::new(patterns, limits) {
+            EngineKind::Dfa => match PrefixEngine::new(patterns) {
                 Ok(e) => Engine::Prefix(Box::new(e)),
                 Err(why) => {
-                    log::debug!("tail DFAs over their limits ({why})");
+                    log::debug!("no prefix automaton ({why})");
                     Engine::lazy(patterns, limits)
                 }
             },
@@ -209,8 +210,7 @@ impl Engine {
         match self {
             Engine::Empty => "empty",
             Engine::Naive(_) => "naive",
-            Engine::Prefix(e) if e.tail_len() == 0 => "prefix-dfa",
-            Engine::Prefix(_) => "prefix-dfa+tails",
+            Engine::Prefix(_) => "prefix-dfa",
             Engine::Dense(e) if e.len() == 1 => "dense-dfa",
             Engine::Dense(_) => "dense-dfa-split",
             Engine::Lazy(_) => "lazy-dfa",
@@ -235,6 +235,7 @@ impl Engine {
                 _ => None,
             },
             naive: naive::NaiveCache::default(),
+            prefix: PrefixCache::default(),
         }
     }
 
@@ -248,7 +249,7 @@ impl Engine {
         let id = match self {
             Engine::Empty => NONE,
             Engine::Naive(e) => e.find(path, &mut cache.naive),
-            Engine::Prefix(e) => e.find(path),
+            Engine::Prefix(e) => e.find(path, &mut cache.prefix),
             Engine::Dense(e) => e.find_from(path, NONE),
             Engine::Lazy(e) => {
                 let cache = cache.lazy.get_or_insert_with(|| e.new_cache());

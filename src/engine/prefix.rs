@@ -16,9 +16,9 @@
 //! a node whose bound cannot beat it.
 
 use aho_corasick::{AhoCorasick, MatchKind};
+use memchr::memmem;
 
-use super::dense::DenseSet;
-use super::{Limits, Pattern, Syntax, NONE};
+use super::{Pattern, Syntax, NONE};
 
 #[derive(Clone, Debug)]
 struct Node {
@@ -49,6 +49,8 @@ pub(crate) struct PrefixEngine {
     child_nodes: Vec<u32>,
     skip_bytes: Vec<u8>,
     tails: Vec<Tails>,
+    /// How many tails need a "checked" stamp per scan.
+    slots: u32,
 }
 
 /// A node while the trie is being built.
@@ -61,10 +63,7 @@ struct TmpNode {
 }
 
 impl PrefixEngine {
-    pub(crate) fn new(
-        patterns: &[Pattern],
-        limits: &Limits,
-    ) -> Result<PrefixEngine, String> {
+    pub(crate) fn new(patterns: &[Pattern]) -> Result<PrefixEngine, String> {
         let mut tmp =
             vec![TmpNode { emit: NONE, emit_end: NONE, ..Default::default() }];
         for (id, p) in patterns.iter().enumerate() {
@@ -91,10 +90,9 @@ impl PrefixEngine {
             match rest {
                 Rest::Nothing => n.emit = n.emit.min(id),
                 Rest::End => n.emit_end = n.emit_end.min(id),
-                Rest::Tail(tail) => n.tails.push((
-                    id,
-                    Pattern { bytes: tail.to_vec(), syntax: Syntax::Glob },
-                )),
+                Rest::Tail(tail) => n
+                    .tails
+                    .push((id, Pattern { bytes: tail, syntax: Syntax::Glob })),
             }
         }
         let mut engine = PrefixEngine {
@@ -103,16 +101,15 @@ impl PrefixEngine {
             child_nodes: vec![],
             skip_bytes: vec![],
             tails: vec![],
+            slots: 0,
         };
         for t in &mut tmp {
             t.children.sort_unstable();
             let tail = if t.tails.is_empty() {
                 NONE
             } else {
-                // Tags were pushed in ascending order.
-                engine
-                    .tails
-                    .push(Tails::new(std::mem::take(&mut t.tails), limits)?);
+                let tails = std::mem::take(&mut t.tails);
+                engine.tails.push(Tails::new(tails, &mut engine.slots)?);
                 (engine.tails.len() - 1) as u32
             };
             engine.nodes.push(Node {
@@ -193,11 +190,6 @@ impl PrefixEngine {
             + self.tails.iter().map(|t| t.memory_usage()).sum::<usize>()
     }
 
-    /// The number of tail automata behind the trie.
-    pub(crate) fn tail_len(&self) -> usize {
-        self.tails.len()
-    }
-
     #[inline]
     fn child(&self, node: &Node, byte: u8) -> Option<u32> {
         let lo = node.first_child as usize;
@@ -212,7 +204,10 @@ impl PrefixEngine {
     }
 
     #[inline]
-    pub(crate) fn find(&self, path: &[u8]) -> u32 {
+    pub(crate) fn find(&self, path: &[u8], cache: &mut PrefixCache) -> u32 {
+        if self.slots > 0 {
+            cache.next_scan(self.slots as usize);
+        }
         let mut best = NONE;
         let mut node = &self.nodes[0];
         let mut pos = 0;
@@ -226,7 +221,7 @@ impl PrefixEngine {
             }
             if node.tail != NONE {
                 best = self.tails[node.tail as usize]
-                    .find_from(&path[pos..], best);
+                    .find_from(&path[pos..], best, cache);
             }
             if node.skip_len > 0 {
                 let start = node.skip_start as usize;
@@ -251,18 +246,18 @@ impl PrefixEngine {
     }
 }
 
-enum Rest<'a> {
+enum Rest {
     /// The pattern is its prefix: it matches every path that starts so.
     Nothing,
     /// The pattern is its prefix and `$`: only the prefix itself matches.
     End,
     /// The pattern goes on with a wildcard tail (starting with `*`) that
     /// must match a prefix of what follows.
-    Tail(&'a [u8]),
+    Tail(Vec<u8>),
 }
 
 /// A pattern's literal prefix (up to its first `*`) and what follows.
-fn split(p: &Pattern) -> (&[u8], Rest<'_>) {
+fn split(p: &Pattern) -> (&[u8], Rest) {
     if p.syntax == Syntax::Literal {
         return (&p.bytes, Rest::Nothing);
     }
@@ -273,12 +268,8 @@ fn split(p: &Pattern) -> (&[u8], Rest<'_>) {
         };
     };
     let (prefix, tail) = p.bytes.split_at(star);
-    // A tail of stars alone, or stars and `$`, matches whatever follows.
-    let trivial = match tail.split_last() {
-        Some((b'$', stars)) => stars.iter().all(|&b| b == b'*'),
-        _ => tail.iter().all(|&b| b == b'*'),
-    };
-    if trivial {
+    let tail = canonical_tail(tail);
+    if tail.is_empty() {
         (prefix, Rest::Nothing)
     } else {
         (prefix, Rest::Tail(tail))
@@ -287,69 +278,99 @@ fn split(p: &Pattern) -> (&[u8], Rest<'_>) {
 
 /// The wildcard tails of the patterns that share one literal prefix.
 ///
-/// A tail with a single `*` in front (`*L`, or `*L$`) matches when `L`
-/// occurs anywhere in the rest of the path (or ends it): that is a job for
-/// Aho-Corasick, which handles thousands of such literals without the
-/// blow-up they cause in a determinizer that must carry every pattern's
-/// `.*` loop in every state. Tails with more stars go to dense DFAs.
+/// After canonicalisation a tail is `*S1*S2...*Sk`, maybe followed by `$`,
+/// with every `Si` a non-empty literal. It matches the rest of the path
+/// when `S1` occurs in it and the other literals follow in order (the last
+/// one ending the path when there is a `$`); taking the leftmost occurrence
+/// of each literal in turn is enough, since it leaves the most room for
+/// the next. So one Aho-Corasick automaton over the `S1` of every tail
+/// finds the candidates in one pass, a one-literal tail is decided by the
+/// hit itself, and a longer one is checked once per path with prebuilt
+/// substring finders.
+///
+/// N.B. Determinizing these tails instead (as the `dense` engine does)
+/// blows up: each multi-star tail doubles the states of every other, and
+/// each single-star one keeps its `.*` loop in every state. ebay.com's
+/// tails took 25 s to fail a 16 MiB limit that way; this takes
+/// milliseconds and memory proportional to the rules' bytes.
 #[derive(Clone, Debug)]
 struct Tails {
-    contains: Option<Contains>,
-    dense: Option<DenseSet>,
+    ac: AhoCorasick,
+    /// Per Aho-Corasick pattern (each tail's first literal).
+    entries: Vec<TailEntry>,
     min_id: u32,
 }
 
 #[derive(Clone, Debug)]
-struct Contains {
-    ac: AhoCorasick,
-    /// Per Aho-Corasick pattern: its priority tag and whether it must end
-    /// the path.
-    tags: Vec<(u32, bool)>,
-    min_id: u32,
+struct TailEntry {
+    /// The pattern's priority tag.
+    id: u32,
+    /// Whether the tail ends with `$`.
+    end: bool,
+    /// The literals after the first, and the tail's slot in the per-scan
+    /// "already checked" stamps. Empty for one-literal tails.
+    more: Vec<memmem::Finder<'static>>,
+    slot: u32,
+}
+
+/// Per-thread state of the trie engine: which multi-literal tails a scan
+/// has already checked, so each is checked at most once per path.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PrefixCache {
+    stamps: Vec<u32>,
+    generation: u32,
+}
+
+impl PrefixCache {
+    /// Starts a scan: every tail is unchecked again.
+    fn next_scan(&mut self, slots: usize) {
+        if self.stamps.len() < slots {
+            self.stamps.resize(slots, 0);
+        }
+        if self.generation == u32::MAX {
+            self.stamps.iter_mut().for_each(|s| *s = 0);
+            self.generation = 0;
+        }
+        self.generation += 1;
+    }
+
+    /// True the first time a slot is seen in this scan.
+    fn first_visit(&mut self, slot: u32) -> bool {
+        let stamp = &mut self.stamps[slot as usize];
+        let first = *stamp != self.generation;
+        *stamp = self.generation;
+        first
+    }
 }
 
 impl Tails {
-    /// `tails` are `(tag, tail)` in ascending tag order; each tail starts
-    /// with `*`.
-    fn new(
-        tails: Vec<(u32, Pattern)>,
-        limits: &Limits,
-    ) -> Result<Tails, String> {
-        let min_id = tails.first().map_or(NONE, |t| t.0);
-        let mut literals: Vec<Vec<u8>> = vec![];
-        let mut tags = vec![];
-        let mut dense_ids = vec![];
-        let mut dense_pats = vec![];
+    /// `tails` are `(tag, canonical tail)`; each tail starts with `*`.
+    fn new(tails: Vec<(u32, Pattern)>, slots: &mut u32) -> Result<Tails, String> {
+        let mut firsts: Vec<Vec<u8>> = vec![];
+        let mut entries = vec![];
         for (id, p) in tails {
-            let body = p.bytes.trim_ascii_start_stars();
-            let (lit, end) = match body.split_last() {
-                Some((b'$', lit)) => (lit, true),
-                _ => (body, false),
+            let (body, end) = match p.bytes.split_last() {
+                Some((b'$', body)) => (body, true),
+                _ => (&p.bytes[..], false),
             };
-            if !lit.contains(&b'*') {
-                literals.push(lit.to_vec());
-                tags.push((id, end));
+            let mut literals = body[1..].split(|&b| b == b'*');
+            firsts.push(literals.next().unwrap_or_default().to_vec());
+            let more: Vec<memmem::Finder<'static>> =
+                literals.map(|l| memmem::Finder::new(l).into_owned()).collect();
+            let slot = if more.is_empty() {
+                0
             } else {
-                dense_ids.push(id);
-                dense_pats.push(p);
-            }
+                *slots += 1;
+                *slots - 1
+            };
+            entries.push(TailEntry { id, end, more, slot });
         }
-        let contains = if literals.is_empty() {
-            None
-        } else {
-            let ac = AhoCorasick::builder()
-                .match_kind(MatchKind::Standard)
-                .build(&literals)
-                .map_err(|e| e.to_string())?;
-            let min_id = tags.iter().map(|t| t.0).min().unwrap_or(NONE);
-            Some(Contains { ac, tags, min_id })
-        };
-        let dense = if dense_pats.is_empty() {
-            None
-        } else {
-            Some(DenseSet::new(&dense_pats, &dense_ids, limits)?)
-        };
-        Ok(Tails { contains, dense, min_id })
+        let ac = AhoCorasick::builder()
+            .match_kind(MatchKind::Standard)
+            .build(&firsts)
+            .map_err(|e| e.to_string())?;
+        let min_id = entries.iter().map(|e| e.id).min().unwrap_or(NONE);
+        Ok(Tails { ac, entries, min_id })
     }
 
     fn min_id(&self) -> u32 {
@@ -357,39 +378,72 @@ impl Tails {
     }
 
     fn memory_usage(&self) -> usize {
-        self.contains
-            .as_ref()
-            .map_or(0, |c| c.ac.memory_usage() + c.tags.len() * 8)
-            + self.dense.as_ref().map_or(0, |d| d.memory_usage())
+        self.ac.memory_usage()
+            + self
+                .entries
+                .iter()
+                .map(|e| {
+                    std::mem::size_of::<TailEntry>()
+                        + e.more.iter().map(|f| f.needle().len() + 64).sum::<usize>()
+                })
+                .sum::<usize>()
     }
 
     #[inline]
-    fn find_from(&self, rest: &[u8], mut best: u32) -> u32 {
-        if let Some(ref c) = self.contains {
-            if c.min_id < best {
-                for m in c.ac.find_overlapping_iter(rest) {
-                    let (id, end) = c.tags[m.pattern().as_usize()];
-                    if id < best && (!end || m.end() == rest.len()) {
-                        best = id;
-                    }
-                }
-            }
+    fn find_from(&self, rest: &[u8], mut best: u32, cache: &mut PrefixCache) -> u32 {
+        if best <= self.min_id {
+            return best;
         }
-        if let Some(ref d) = self.dense {
-            best = d.find_from(rest, best);
+        for m in self.ac.find_overlapping_iter(rest) {
+            let e = &self.entries[m.pattern().as_usize()];
+            if e.id >= best {
+                continue;
+            }
+            let hit = if e.more.is_empty() {
+                !e.end || m.end() == rest.len()
+            } else {
+                cache.first_visit(e.slot) && follows(rest, m.end(), &e.more, e.end)
+            };
+            if hit {
+                best = e.id;
+            }
         }
         best
     }
 }
 
-/// Strips the leading `*`s of a tail.
-trait TrimStars {
-    fn trim_ascii_start_stars(&self) -> &[u8];
+/// Whether `literals` occur in `hay[at..]` in order, each after the last
+/// (the last one ending `hay` when `end`), taking leftmost occurrences.
+fn follows(hay: &[u8], mut at: usize, literals: &[memmem::Finder<'_>], end: bool) -> bool {
+    for (i, lit) in literals.iter().enumerate() {
+        if end && i + 1 == literals.len() {
+            let needle = lit.needle();
+            return hay.len() >= at + needle.len() && hay.ends_with(needle);
+        }
+        match lit.find(&hay[at..]) {
+            Some(j) => at += j + lit.needle().len(),
+            None => return false,
+        }
+    }
+    true
 }
 
-impl TrimStars for Vec<u8> {
-    fn trim_ascii_start_stars(&self) -> &[u8] {
-        let n = self.iter().take_while(|&&b| b == b'*').count();
-        &self[n..]
+/// The canonical form of a wildcard tail (which starts with `*`): runs of
+/// `*` collapsed, trailing `*` dropped, and a final `*$` dropped (`.*` then
+/// the end matches anything). Empty when the tail matches whatever follows.
+fn canonical_tail(tail: &[u8]) -> Vec<u8> {
+    let mut out: Vec<u8> = Vec::with_capacity(tail.len());
+    for &b in tail {
+        if !(b == b'*' && out.last() == Some(&b'*')) {
+            out.push(b);
+        }
     }
+    // N.B. only a final `$` is the anchor; `*$` before it is "anything".
+    if out.ends_with(b"*$") {
+        out.truncate(out.len() - 2);
+    }
+    while out.last() == Some(&b'*') {
+        out.pop();
+    }
+    out
 }
