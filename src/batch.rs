@@ -70,11 +70,15 @@ use crate::matcher::{Matcher, Scratch, Verdict};
 /// [`BatchBuilder::chunk_size`]).
 pub const DEFAULT_CHUNK_SIZE: usize = 1 << 20;
 
-/// With the default chunk size, chunks shrink (down to 64 KiB) so that no
-/// more than this many bytes of input are in flight at once: 16 MiB.
-pub const MAX_IN_FLIGHT_BYTES: usize = 16 << 20;
+/// The budget of input bytes in flight: 8 MiB. With the default chunk
+/// size, chunks shrink (down to 64 KiB) and, past that, fewer chunks are in
+/// flight (down to one more than the threads), so that no more than this
+/// is. With the rendered output of those chunks and the buffers kept for
+/// reuse, a run on a stream stays well under 64 MiB of resident memory.
+pub const MAX_IN_FLIGHT_BYTES: usize = 8 << 20;
 
-/// The smallest chunk the default chunk size shrinks to.
+/// The smallest chunk the default chunk size shrinks to: a few thousand
+/// URLs, enough to make the cost of a task and a write negligible.
 const MIN_DEFAULT_CHUNK_SIZE: usize = 64 << 10;
 
 /// How many chunks per worker thread may be in flight. More than one keeps
@@ -314,11 +318,17 @@ impl BatchBuilder {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             n => n,
         };
-        let in_flight = threads.saturating_mul(CHUNKS_PER_THREAD);
+        let per_thread = threads.saturating_mul(CHUNKS_PER_THREAD);
         let chunk_size = self.config.chunk_size.unwrap_or_else(|| {
-            (MAX_IN_FLIGHT_BYTES / in_flight)
+            (MAX_IN_FLIGHT_BYTES / per_thread)
                 .clamp(MIN_DEFAULT_CHUNK_SIZE, DEFAULT_CHUNK_SIZE)
         });
+        // Fewer chunks in flight when they would hold more than the budget
+        // (many threads, so chunks at their smallest), but always more
+        // chunks than threads, so that no worker waits for the writer.
+        let in_flight = per_thread.min(
+            (MAX_IN_FLIGHT_BYTES / chunk_size).max(threads.saturating_add(1)),
+        );
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|i| format!("robots-batch-{i}"))
@@ -846,6 +856,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn memory_in_flight_is_bounded() {
+        for (threads, chunk_size, in_flight) in [
+            (1, 1 << 20, 4),
+            (2, 1 << 20, 8),
+            (16, 128 << 10, 64),
+            (64, 64 << 10, 128),
+        ] {
+            let batch = BatchBuilder::new().threads(threads).build().unwrap();
+            assert_eq!(batch.chunk_size, chunk_size, "{threads} threads");
+            assert_eq!(batch.in_flight, in_flight, "{threads} threads");
+            assert!(chunk_size * in_flight <= MAX_IN_FLIGHT_BYTES);
+        }
+        // An explicit chunk size is kept; at least one chunk more than
+        // threads stays in flight.
+        let batch = BatchBuilder::new()
+            .threads(4)
+            .chunk_size(64 << 20)
+            .build()
+            .unwrap();
+        assert_eq!((batch.chunk_size, batch.in_flight), (64 << 20, 5));
+        let batch =
+            BatchBuilder::new().threads(4).chunk_size(0).build().unwrap();
+        assert_eq!((batch.chunk_size, batch.in_flight), (1, 16));
     }
 
     #[test]
