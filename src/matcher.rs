@@ -4,7 +4,7 @@ use crate::dialect::Dialect;
 use crate::engine::{
     Engine, EngineCache, EngineKind, Limits, Pattern, Syntax,
 };
-use crate::path::{extract_path, normalize_path, path_needs_normalizing};
+use crate::path::{needs_normalizing, normalize_path, scan_path};
 use crate::robots::Robots;
 use crate::rules::{GroupMatch, Rule, RuleSet};
 
@@ -271,9 +271,9 @@ impl Matcher {
     #[inline]
     pub fn verdict(&self, url: &[u8], scratch: &mut Scratch) -> Verdict {
         let dialect = self.rules.dialect();
-        let path = extract_path(url);
+        let (path, flags) = scan_path(url);
         let path: &[u8] =
-            if path.slash || path_needs_normalizing(dialect, path.rest) {
+            if path.slash || needs_normalizing(dialect, flags) {
                 let buf = &mut scratch.path;
                 buf.clear();
                 if path.slash {

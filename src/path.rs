@@ -41,10 +41,17 @@ impl UrlPath<'_> {
 /// assert_eq!(extract_path(b"").to_vec(), b"/");
 /// ```
 pub fn extract_path(url: &[u8]) -> UrlPath<'_> {
+    scan_path(url).0
+}
+
+/// [`extract_path`], also telling which special bytes the path holds (an
+/// OR of the `SPECIAL_*` flags), in the same pass that looks for its end.
+#[inline]
+pub(crate) fn scan_path(url: &[u8]) -> (UrlPath<'_>, u8) {
     const ROOT: UrlPath<'static> = UrlPath { slash: true, rest: b"" };
     let hay = url.strip_prefix(b"//").unwrap_or(url);
     let Some(early) = find_path_start(hay) else {
-        return ROOT;
+        return (ROOT, 0);
     };
     // A `://` ends a scheme only if no `/`, `?` or `;` comes before it, so
     // it can only sit at the first of them: its `/` is that first one.
@@ -54,35 +61,64 @@ pub fn extract_path(url: &[u8]) -> UrlPath<'_> {
     {
         match find_path_start(&hay[early + 2..]) {
             Some(i) => early + 2 + i,
-            None => return ROOT,
+            None => return (ROOT, 0),
         }
     } else {
         early
     };
-    let hash = memchr::memchr(b'#', &hay[..path_start]).is_some();
-    if hash {
-        return ROOT;
+    if memchr::memchr(b'#', &hay[..path_start]).is_some() {
+        return (ROOT, 0);
     }
-    let end = memchr::memchr(b'#', &hay[path_start..])
-        .map_or(hay.len(), |i| path_start + i);
+    // PERF: one pass finds the fragment and the bytes normalisation cares
+    // about; URLs are short, so a table beats several memchr calls.
+    let mut flags = 0;
+    let mut end = hay.len();
+    for (i, &b) in hay[path_start..].iter().enumerate() {
+        let f = SPECIAL[usize::from(b)];
+        if f & SPECIAL_HASH != 0 {
+            end = path_start + i;
+            break;
+        }
+        flags |= f;
+    }
     let rest = &hay[path_start..end];
-    UrlPath { slash: rest[0] != b'/', rest }
+    (UrlPath { slash: rest[0] != b'/', rest }, flags)
+}
+
+/// A `#`: the fragment starts.
+const SPECIAL_HASH: u8 = 1;
+/// A `%`: an escape may need decoding.
+const SPECIAL_PERCENT: u8 = 2;
+/// A `*`, `$` or a byte >= 0x80: RFC 9309 spells it differently.
+const SPECIAL_RFC9309: u8 = 4;
+
+static SPECIAL: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0x80;
+    while b < 256 {
+        t[b] = SPECIAL_RFC9309;
+        b += 1;
+    }
+    t[b'#' as usize] = SPECIAL_HASH;
+    t[b'%' as usize] = SPECIAL_PERCENT;
+    t[b'*' as usize] = SPECIAL_RFC9309;
+    t[b'$' as usize] = SPECIAL_RFC9309;
+    t
+};
+
+/// Whether a path whose special bytes are `flags` (see [`scan_path`])
+/// needs rewriting in `dialect` before it can be matched.
+#[inline]
+pub(crate) fn needs_normalizing(dialect: Dialect, flags: u8) -> bool {
+    match dialect {
+        Dialect::Google | Dialect::Orig1994 => false,
+        Dialect::Rfc9309 => flags & (SPECIAL_PERCENT | SPECIAL_RFC9309) != 0,
+        Dialect::Draft1996 => flags & SPECIAL_PERCENT != 0,
+    }
 }
 
 fn find_path_start(hay: &[u8]) -> Option<usize> {
     memchr::memchr3(b'/', b'?', b';', hay)
-}
-
-/// Whether the bytes of a path need rewriting in `dialect` before they can
-/// be matched.
-pub(crate) fn path_needs_normalizing(dialect: Dialect, path: &[u8]) -> bool {
-    match dialect {
-        Dialect::Google | Dialect::Orig1994 => false,
-        Dialect::Rfc9309 => {
-            path.iter().any(|&b| RFC9309_SPECIAL[usize::from(b)])
-        }
-        Dialect::Draft1996 => memchr::memchr(b'%', path).is_some(),
-    }
 }
 
 /// The bytes of a path that RFC 9309 normalisation may rewrite.
