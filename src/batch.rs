@@ -859,6 +859,47 @@ mod tests {
     }
 
     #[test]
+    fn mapped_and_read_files_agree() {
+        let input = b"/a\n/d/x\r\n\n/dd".repeat(500);
+        let path = std::env::temp_dir().join(format!(
+            "robots-batch-unit-{}-mapped-and-read",
+            std::process::id()
+        ));
+        std::fs::write(&path, &input).unwrap();
+        let empty = path.with_extension("empty");
+        std::fs::write(&empty, b"").unwrap();
+        let want = expected(&input);
+        // SAFETY: nothing else touches these files.
+        for mmap in [MmapChoice::never(), unsafe { MmapChoice::auto() }] {
+            let batch = BatchBuilder::new()
+                .threads(3)
+                .chunk_size(100)
+                .memory_map(mmap)
+                .build()
+                .unwrap();
+            for (path, want) in [(&path, &want[..]), (&empty, b"")] {
+                let file = File::open(path).unwrap();
+                let mut got = vec![];
+                let stats = batch
+                    .run_file(
+                        &matchers(),
+                        &file,
+                        || Plain(vec![]),
+                        |b: &[u8], _: &Stats| {
+                            got.extend_from_slice(b);
+                            Ok(())
+                        },
+                    )
+                    .unwrap();
+                assert_eq!(got, want);
+                assert_eq!(stats.bytes(), file.metadata().unwrap().len());
+            }
+        }
+        std::fs::remove_file(&path).unwrap();
+        std::fs::remove_file(&empty).unwrap();
+    }
+
+    #[test]
     fn memory_in_flight_is_bounded() {
         for (threads, chunk_size, in_flight) in [
             (1, 1 << 20, 4),
