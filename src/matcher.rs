@@ -272,18 +272,17 @@ impl Matcher {
     pub fn verdict(&self, url: &[u8], scratch: &mut Scratch) -> Verdict {
         let dialect = self.rules.dialect();
         let (path, flags) = scan_path(url);
-        let path: &[u8] =
-            if path.slash || needs_normalizing(dialect, flags) {
-                let buf = &mut scratch.path;
-                buf.clear();
-                if path.slash {
-                    buf.push(b'/');
-                }
-                normalize_path(dialect, path.rest, buf);
-                buf
-            } else {
-                path.rest
-            };
+        let path: &[u8] = if path.slash || needs_normalizing(dialect, flags) {
+            let buf = &mut scratch.path;
+            buf.clear();
+            if path.slash {
+                buf.push(b'/');
+            }
+            normalize_path(dialect, path.rest, buf);
+            buf
+        } else {
+            path.rest
+        };
         if matches!(dialect, Dialect::Rfc9309 | Dialect::Draft1996)
             && path == b"/robots.txt"
         {

@@ -220,8 +220,11 @@ impl PrefixEngine {
                 best = best.min(node.emit_end);
             }
             if node.tail != NONE {
-                best = self.tails[node.tail as usize]
-                    .find_from(&path[pos..], best, cache);
+                best = self.tails[node.tail as usize].find_from(
+                    &path[pos..],
+                    best,
+                    cache,
+                );
             }
             if node.skip_len > 0 {
                 let start = node.skip_start as usize;
@@ -345,7 +348,10 @@ impl PrefixCache {
 
 impl Tails {
     /// `tails` are `(tag, canonical tail)`; each tail starts with `*`.
-    fn new(tails: Vec<(u32, Pattern)>, slots: &mut u32) -> Result<Tails, String> {
+    fn new(
+        tails: Vec<(u32, Pattern)>,
+        slots: &mut u32,
+    ) -> Result<Tails, String> {
         let mut firsts: Vec<Vec<u8>> = vec![];
         let mut entries = vec![];
         for (id, p) in tails {
@@ -355,8 +361,9 @@ impl Tails {
             };
             let mut literals = body[1..].split(|&b| b == b'*');
             firsts.push(literals.next().unwrap_or_default().to_vec());
-            let more: Vec<memmem::Finder<'static>> =
-                literals.map(|l| memmem::Finder::new(l).into_owned()).collect();
+            let more: Vec<memmem::Finder<'static>> = literals
+                .map(|l| memmem::Finder::new(l).into_owned())
+                .collect();
             let slot = if more.is_empty() {
                 0
             } else {
@@ -384,13 +391,21 @@ impl Tails {
                 .iter()
                 .map(|e| {
                     std::mem::size_of::<TailEntry>()
-                        + e.more.iter().map(|f| f.needle().len() + 64).sum::<usize>()
+                        + e.more
+                            .iter()
+                            .map(|f| f.needle().len() + 64)
+                            .sum::<usize>()
                 })
                 .sum::<usize>()
     }
 
     #[inline]
-    fn find_from(&self, rest: &[u8], mut best: u32, cache: &mut PrefixCache) -> u32 {
+    fn find_from(
+        &self,
+        rest: &[u8],
+        mut best: u32,
+        cache: &mut PrefixCache,
+    ) -> u32 {
         if best <= self.min_id {
             return best;
         }
@@ -402,7 +417,8 @@ impl Tails {
             let hit = if e.more.is_empty() {
                 !e.end || m.end() == rest.len()
             } else {
-                cache.first_visit(e.slot) && follows(rest, m.end(), &e.more, e.end)
+                cache.first_visit(e.slot)
+                    && follows(rest, m.end(), &e.more, e.end)
             };
             if hit {
                 best = e.id;
@@ -414,7 +430,12 @@ impl Tails {
 
 /// Whether `literals` occur in `hay[at..]` in order, each after the last
 /// (the last one ending `hay` when `end`), taking leftmost occurrences.
-fn follows(hay: &[u8], mut at: usize, literals: &[memmem::Finder<'_>], end: bool) -> bool {
+fn follows(
+    hay: &[u8],
+    mut at: usize,
+    literals: &[memmem::Finder<'_>],
+    end: bool,
+) -> bool {
     for (i, lit) in literals.iter().enumerate() {
         if end && i + 1 == literals.len() {
             let needle = lit.needle();
