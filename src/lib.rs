@@ -41,10 +41,13 @@
 //!
 //! # Engines
 //!
-//! [`EngineKind::Dfa`] (the default) compiles a dense DFA with a per-state
-//! priority bound and falls back to [`EngineKind::Lazy`] when the rules would
-//! make the DFA too large; [`EngineKind::Naive`] is the plain reference used by
-//! the differential tests. All three give identical verdicts.
+//! [`EngineKind::Dfa`] (the default) walks a trie of the rules' literal
+//! prefixes along the path, finding wildcard tails with Aho-Corasick;
+//! [`EngineKind::Dense`] puts every pattern in one regex-automata dense DFA
+//! (split into a few when one would be too large); [`EngineKind::Lazy`] is
+//! regex-automata's lazy DFA with a bounded cache, the fallback of the other
+//! two when their size limits are hit; [`EngineKind::Naive`] is the plain
+//! reference used by the differential tests. All give identical verdicts.
 //!
 //! # Crate features
 //!
@@ -81,3 +84,8 @@ pub use crate::robots::{
 pub use crate::rules::{
     is_valid_product_token, product_token, GroupMatch, Rule, RuleSet,
 };
+
+// The README's Rust examples compile and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -256,7 +256,7 @@ impl Matcher {
     }
 
     /// The strategy in use after any fallback: `empty`, `naive`,
-    /// `dense-dfa` or `lazy-dfa`.
+    /// `prefix-dfa`, `dense-dfa`, `dense-dfa-split` or `lazy-dfa`.
     pub fn strategy(&self) -> &'static str {
         self.engine.strategy()
     }

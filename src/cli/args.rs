@@ -90,9 +90,12 @@ pub struct Args {
 
     /// The matching engine: dfa, dense, lazy or naive.
     ///
-    /// All give the same verdicts. dfa (a trie of literal prefixes with DFAs
-    /// for wildcard tails, falling back to lazy on huge rule sets) is the
-    /// fastest in general; lazy compiles fastest; naive is the reference.
+    /// All give the same verdicts. dfa (a trie of literal prefixes, with
+    /// Aho-Corasick for wildcard tails) is the fastest and compiles in
+    /// milliseconds even on 30,000 rules; dense (regex-automata dense DFAs)
+    /// can take seconds to compile large wildcard sets; lazy
+    /// (regex-automata's lazy DFA) is what both fall back to past their
+    /// size limits; naive is the reference.
     #[arg(long, value_name = "ENGINE", default_value_t = EngineKind::Dfa)]
     pub engine: EngineKind,
 

@@ -74,12 +74,14 @@ pub enum EngineKind {
     /// position-set match, the highest priority wins. Obviously correct,
     /// slow on large rule sets; the yardstick of the differential tests.
     Naive,
-    /// The default: a DFA over the rules' literal prefixes (a trie) whose
-    /// nodes hold dense DFAs (regex-automata) for the wildcard tails of the
-    /// rules starting there. Each state knows the best rule still
-    /// reachable, so a scan stops as soon as no better rule can match.
-    /// When the tail DFAs would exceed their size limits, falls back to the
-    /// lazy DFA.
+    /// The default: a trie (a DFA over the rules' literal prefixes, up to
+    /// their first `*`) walked once along the path. The wildcard tails of
+    /// the rules that start at a node are found by Aho-Corasick over their
+    /// first literals, their other literals checked in order by substring
+    /// finders. Each node knows the best rule still reachable below it, so
+    /// a scan stops as soon as no better rule can match. Compiles in time
+    /// and memory linear in the rules' bytes; if Aho-Corasick refuses the
+    /// tails (its own size limits), falls back to the lazy DFA.
     #[default]
     Dfa,
     /// Every pattern in one dense DFA (regex-automata), split into a few
