@@ -261,6 +261,12 @@ fn normalize_rfc9309(bytes: &[u8], role: Role, out: &mut Vec<u8>) {
 
 /// The 1996 draft (section 3.2.2 of its text): every `%XX` is decoded
 /// except `%2F`, which stays `%2F` and never equals `/`.
+///
+/// The draft compares octets, so an encoded slash must not equal the
+/// three octets `%`, `2`, `F` that `%252F` decodes to. To keep a string
+/// comparison exact, `%` itself stays encoded: `%25` stays `%25`, and a
+/// `%` that starts no escape becomes `%25` (so `/100%` and `/100%25`
+/// still compare equal, as their octets do).
 fn decode_draft1996(bytes: &[u8], out: &mut Vec<u8>) {
     let mut i = 0;
     while i < bytes.len() {
@@ -268,6 +274,14 @@ fn decode_draft1996(bytes: &[u8], out: &mut Vec<u8>) {
             Some(b'/') => {
                 out.extend_from_slice(b"%2F");
                 i += 3;
+            }
+            Some(b'%') => {
+                out.extend_from_slice(b"%25");
+                i += 3;
+            }
+            None if bytes[i] == b'%' => {
+                out.extend_from_slice(b"%25");
+                i += 1;
             }
             Some(e) => {
                 out.push(e);
@@ -339,5 +353,20 @@ mod tests {
     fn draft1996_decodes_all_but_slash() {
         assert_eq!(norm(Dialect::Draft1996, "/%7ejoe/%2f%41"), "/~joe/%2FA");
         assert_eq!(norm_path(Dialect::Draft1996, "/a%2fb"), "/a%2Fb");
+    }
+
+    #[test]
+    fn draft1996_keeps_percent_apart_from_escaped_slash() {
+        // `%252F` is the octets `%2F`, not an encoded slash.
+        assert_eq!(norm_path(Dialect::Draft1996, "/a%252Fb"), "/a%252Fb");
+        assert_eq!(norm(Dialect::Draft1996, "/a%25%32%46b"), "/a%252Fb");
+        assert_ne!(
+            norm_path(Dialect::Draft1996, "/a%252Fb"),
+            norm(Dialect::Draft1996, "/a%2Fb"),
+        );
+        // A bare `%` is the same octet as `%25`.
+        assert_eq!(norm_path(Dialect::Draft1996, "/100%"), "/100%25");
+        assert_eq!(norm(Dialect::Draft1996, "/100%25"), "/100%25");
+        assert_eq!(norm_path(Dialect::Draft1996, "/%zz%4"), "/%25zz%254");
     }
 }

@@ -440,6 +440,14 @@ rbtest!(agent_warning, |dir: Dir, mut cmd: TestCommand| {
     for agent in ["*", "Googlebot", "my_bot-X"] {
         dir.command().args(["-a", agent, "robots.txt", "urls.txt"]).stdout();
     }
+    // The older standards match the agent's name token as a substring, so
+    // a full agent string is their normal form: no warning either.
+    for dialect in ["draft1996", "orig1994"] {
+        dir.command()
+            .args(["--dialect", dialect, "-a", "FigTree/0.1 Robot"])
+            .args(["robots.txt", "urls.txt"])
+            .stdout();
+    }
 });
 
 rbtest!(parse_limit_warning, |dir: Dir, mut cmd: TestCommand| {

@@ -8,3 +8,5 @@ mod cli;
 mod conformance;
 mod datatxt;
 mod differential;
+mod hostile;
+mod readme;

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use robots_batch::{
-    is_valid_product_token, product_token, Batch, BatchBuilder, Matcher,
-    MatcherBuilder, MmapChoice, Robots, WarningKind,
+    is_valid_product_token, product_token, Batch, BatchBuilder, Dialect,
+    Matcher, MatcherBuilder, MmapChoice, Robots, WarningKind,
 };
 
 use crate::cli::Args;
@@ -67,7 +67,7 @@ impl Config {
         // per agent, so more need only a flag and a header.
         let agents = vec![args.agent];
         for agent in &agents {
-            warn_agent(agent);
+            warn_agent(agent, args.dialect);
         }
         let mut builder = MatcherBuilder::new();
         builder.engine(args.engine);
@@ -125,8 +125,14 @@ fn read_robots(path: &Path) -> anyhow::Result<Vec<u8>> {
 }
 
 /// Warns about an agent that cannot match a group by name as given.
-fn warn_agent(agent: &str) {
-    if agent == "*" || is_valid_product_token(agent) {
+///
+/// Only RFC 9309 and Google compare product tokens exactly; the older
+/// standards take the agent's name token (up to a `/` or a space) and
+/// look for it as a substring, so `FigTree/0.1 Robot` is their normal
+/// form.
+fn warn_agent(agent: &str, dialect: Dialect) {
+    let exact = matches!(dialect, Dialect::Rfc9309 | Dialect::Google);
+    if !exact || agent == "*" || is_valid_product_token(agent) {
         return;
     }
     let token = product_token(agent);
