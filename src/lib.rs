@@ -57,6 +57,7 @@
 #![deny(rustdoc::broken_intra_doc_links)]
 
 mod batch;
+pub mod crawl;
 mod dialect;
 mod engine;
 mod error;

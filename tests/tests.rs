@@ -6,7 +6,7 @@ mod util;
 
 mod cli;
 mod conformance;
+mod crawl;
 mod datatxt;
 mod differential;
-mod hostile;
 mod readme;

@@ -1,0 +1,447 @@
+/*!
+Crawl-log mode: URLs from many hosts, each judged by the robots.txt fetched
+from its own origin, and by how that fetch went (RFC 9309 section 2.3.1).
+
+A [`FetchSet`] holds the fetches (from a directory of `<host>.txt` files, a
+JSON Lines index, or WARC files). A [`CrawlJudge`] resolves each fetch once
+under a [`FetchPolicy`] (following redirects within the set), compiles an
+origin's matchers the first time one of its URLs comes by, keeps them in a
+cache bounded in bytes, and gives every URL a [`CrawlVerdict`] per agent.
+
+```
+use robots_batch::crawl::{CrawlJudge, Fetch, FetchPolicy, FetchSet, Origin};
+use robots_batch::{Dialect, MatcherBuilder};
+
+let mut fetches = FetchSet::new();
+let robots = b"User-agent: *\nDisallow: /private/\n".to_vec();
+fetches.insert_host("a.com", Fetch { status: 200, body: robots, ..Fetch::default() });
+let down = Origin::of_url(b"https://b.com/robots.txt").unwrap();
+fetches.insert(&down, Fetch { status: 503, ..Fetch::default() });
+
+let judge = CrawlJudge::new(
+    fetches,
+    FetchPolicy::default(),
+    MatcherBuilder::new(),
+    &["ExampleBot".to_string()],
+    Dialect::Rfc9309,
+);
+let mut scratch = judge.scratch();
+let mut out = vec![];
+let mut verdict = |url: &str| {
+    judge.verdicts(url.as_bytes(), &mut scratch, &mut out);
+    format!("{} {}", out[0].name(), out[0].reason().name())
+};
+assert_eq!(verdict("https://a.com/private/x"), "disallowed rule");
+assert_eq!(verdict("http://A.com:8080/public"), "allowed no-matching-rule");
+assert_eq!(verdict("https://b.com/"), "disallowed status-5xx");
+assert_eq!(verdict("https://c.com/"), "unknown no-robots");
+assert_eq!(verdict("/relative"), "unknown no-host");
+```
+*/
+
+mod origin;
+mod source;
+mod warc;
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+
+pub use self::origin::{Origin, Scheme};
+pub use self::source::{Fetch, FetchSet};
+
+use self::origin::origin_key;
+use crate::dialect::Dialect;
+use crate::matcher::{Matcher, MatcherBuilder, Reason, Scratch};
+use crate::robots::{Robots, DEFAULT_MAX_ROBOTS_BYTES};
+
+/// What to assume about an origin whose fetch gave no rules.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Assume {
+    /// Every URL is allowed.
+    Allow,
+    /// Every URL is disallowed.
+    Disallow,
+}
+
+impl Assume {
+    fn allowed(self) -> bool {
+        self == Assume::Allow
+    }
+}
+
+/// How fetch results become verdicts. The default is RFC 9309's (section
+/// 2.3.1): 4xx allows everything (401 and 403 included), 5xx, 429 and an
+/// unreachable host disallow everything, up to five redirects are
+/// followed, and an origin with no fetch at all is `unknown`.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub struct FetchPolicy {
+    /// For 4xx statuses other than 401 and 403.
+    pub on_4xx: Assume,
+    /// For 401 and 403, on which crawlers disagree.
+    pub on_401_403: Assume,
+    /// For 5xx, 429, no response (status 0) and statuses outside 100-599.
+    pub on_5xx: Assume,
+    /// For URLs whose origin has no fetch in the set; `None` gives the
+    /// verdict `unknown`.
+    pub on_missing: Option<Assume>,
+    /// The most redirects followed; past them the robots.txt counts as
+    /// unavailable (everything allowed).
+    pub max_redirects: usize,
+    /// The parse limit of each robots.txt (0: none).
+    pub max_robots_bytes: usize,
+    /// The most bytes of compiled matchers kept; past it the least
+    /// recently compiled are dropped (and compiled again if needed).
+    pub cache_bytes: usize,
+}
+
+impl Default for FetchPolicy {
+    fn default() -> FetchPolicy {
+        FetchPolicy {
+            on_4xx: Assume::Allow,
+            on_401_403: Assume::Allow,
+            on_5xx: Assume::Disallow,
+            on_missing: None,
+            max_redirects: 5,
+            max_robots_bytes: DEFAULT_MAX_ROBOTS_BYTES,
+            cache_bytes: 256 << 20,
+        }
+    }
+}
+
+/// Why a URL of a crawl log got its verdict.
+#[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
+pub enum CrawlReason {
+    /// The origin's robots.txt decided, for this reason.
+    Robots(Reason),
+    /// The fetch gave a 4xx status.
+    Status4xx,
+    /// The fetch gave a 5xx or 429 status, or no response.
+    Status5xx,
+    /// More redirects than the policy follows, or a redirect loop.
+    RedirectLimit,
+    /// A redirect to an origin with no fetch in the set, or without a
+    /// `Location`.
+    RedirectMissing,
+    /// The URL's origin has no fetch in the set.
+    NoRobots,
+    /// The line is not an absolute `http` or `https` URL with a host.
+    NoHost,
+}
+
+impl CrawlReason {
+    /// The reason's name in reports: those of [`Reason::name`], and
+    /// `status-4xx`, `status-5xx`, `redirect-limit`, `redirect-missing`,
+    /// `no-robots` and `no-host`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CrawlReason::Robots(r) => r.name(),
+            CrawlReason::Status4xx => "status-4xx",
+            CrawlReason::Status5xx => "status-5xx",
+            CrawlReason::RedirectLimit => "redirect-limit",
+            CrawlReason::RedirectMissing => "redirect-missing",
+            CrawlReason::NoRobots => "no-robots",
+            CrawlReason::NoHost => "no-host",
+        }
+    }
+}
+
+/// The verdict on one URL of a crawl log for one agent: allowed,
+/// disallowed or unknown, and why.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub struct CrawlVerdict {
+    allowed: Option<bool>,
+    reason: CrawlReason,
+    fetch: Option<usize>,
+}
+
+impl CrawlVerdict {
+    /// `Some(true)` when the URL may be fetched, `None` when nothing says.
+    pub fn allowed(self) -> Option<bool> {
+        self.allowed
+    }
+
+    /// `allowed`, `disallowed` or `unknown`.
+    pub fn name(self) -> &'static str {
+        match self.allowed {
+            Some(true) => "allowed",
+            Some(false) => "disallowed",
+            None => "unknown",
+        }
+    }
+
+    /// Why.
+    pub fn reason(self) -> CrawlReason {
+        self.reason
+    }
+
+    /// The index in the [`FetchSet`] of the fetch that decided (after
+    /// redirects), if one did.
+    pub fn fetch(self) -> Option<usize> {
+        self.fetch
+    }
+}
+
+/// What a fetch resolves to, once, after redirects.
+#[derive(Clone, Copy, Debug)]
+enum Resolved {
+    /// The rules of the fetch at this index (a 2xx).
+    Rules(usize),
+    /// No rules: everything allowed or not.
+    Assume(bool, CrawlReason),
+}
+
+/// Judges the URLs of a crawl log. Shared by all threads; each thread
+/// brings its own [`CrawlScratch`].
+#[derive(Debug)]
+pub struct CrawlJudge {
+    fetches: FetchSet,
+    resolved: Vec<Resolved>,
+    policy: FetchPolicy,
+    builder: MatcherBuilder,
+    agents: Vec<String>,
+    dialect: Dialect,
+    cache: Mutex<Cache>,
+}
+
+/// Per-thread state of a [`CrawlJudge`]: the key buffer, and the matchers
+/// of the origin seen last (URLs of one origin tend to come together).
+#[derive(Debug)]
+pub struct CrawlScratch {
+    key: Vec<u8>,
+    current: Option<(usize, Arc<[Matcher]>, Vec<Scratch>)>,
+}
+
+impl CrawlJudge {
+    /// A judge of `fetches` for `agents` (one verdict each per URL).
+    pub fn new(
+        fetches: FetchSet,
+        policy: FetchPolicy,
+        builder: MatcherBuilder,
+        agents: &[String],
+        dialect: Dialect,
+    ) -> CrawlJudge {
+        let resolved = (0..fetches.len())
+            .map(|i| resolve(&fetches, &policy, i))
+            .collect();
+        CrawlJudge {
+            fetches,
+            resolved,
+            policy,
+            builder,
+            agents: agents.to_vec(),
+            dialect,
+            cache: Mutex::new(Cache::new(policy.cache_bytes)),
+        }
+    }
+
+    /// The fetches judged by.
+    pub fn fetches(&self) -> &FetchSet {
+        &self.fetches
+    }
+
+    /// The agents, in the order of each URL's verdicts.
+    pub fn agents(&self) -> &[String] {
+        &self.agents
+    }
+
+    /// Fresh per-thread state.
+    pub fn scratch(&self) -> CrawlScratch {
+        CrawlScratch { key: vec![], current: None }
+    }
+
+    /// The verdicts on `url`, one per agent, into `out` (cleared first).
+    pub fn verdicts(
+        &self,
+        url: &[u8],
+        scratch: &mut CrawlScratch,
+        out: &mut Vec<CrawlVerdict>,
+    ) {
+        out.clear();
+        let n = self.agents.len();
+        let Some(parts) = origin_key(url, &mut scratch.key) else {
+            out.resize(n, unknown(CrawlReason::NoHost));
+            return;
+        };
+        let host = parts.host(&scratch.key);
+        let Some(entry) = self.fetches.find(&scratch.key, host) else {
+            let v = match self.policy.on_missing {
+                Some(a) => CrawlVerdict {
+                    allowed: Some(a.allowed()),
+                    reason: CrawlReason::NoRobots,
+                    fetch: None,
+                },
+                None => unknown(CrawlReason::NoRobots),
+            };
+            out.resize(n, v);
+            return;
+        };
+        let fetch = match self.resolved[entry] {
+            Resolved::Rules(fetch) => fetch,
+            Resolved::Assume(allowed, reason) => {
+                let v = CrawlVerdict {
+                    allowed: Some(allowed),
+                    reason,
+                    fetch: Some(entry),
+                };
+                out.resize(n, v);
+                return;
+            }
+        };
+        if scratch.current.as_ref().map(|c| c.0) != Some(fetch) {
+            let matchers = self.matchers(fetch);
+            let scratches = matchers.iter().map(Matcher::scratch).collect();
+            scratch.current = Some((fetch, matchers, scratches));
+        }
+        let Some((_, ref matchers, ref mut scratches)) = scratch.current
+        else {
+            unreachable!("the current matchers were just set")
+        };
+        for (m, s) in matchers.iter().zip(scratches.iter_mut()) {
+            let v = m.verdict(url, s);
+            out.push(CrawlVerdict {
+                allowed: Some(v.is_allowed()),
+                reason: CrawlReason::Robots(v.reason()),
+                fetch: Some(fetch),
+            });
+        }
+    }
+
+    /// The matchers of the fetch at `index`, compiled now if the cache
+    /// does not hold them.
+    pub fn matchers(&self, index: usize) -> Arc<[Matcher]> {
+        if let Some(m) = self.lock().get(index) {
+            return m;
+        }
+        // Compiled outside the lock: two threads may both compile one
+        // origin, but no thread waits for another's compilation.
+        let body = self.fetches.get(index).map_or(&[][..], |(_, f)| &f.body);
+        let robots =
+            Robots::parse_with_limit(body, self.policy.max_robots_bytes);
+        let matchers: Arc<[Matcher]> = self
+            .agents
+            .iter()
+            .map(|a| self.builder.build(&robots, a, self.dialect))
+            .collect();
+        let bytes = body.len()
+            + matchers.iter().map(Matcher::memory_usage).sum::<usize>();
+        self.lock().insert(index, Arc::clone(&matchers), bytes);
+        matchers
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Cache> {
+        // N.B. A thread that panicked while holding the lock leaves the
+        // cache consistent (every update is one insert or remove).
+        self.cache.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+fn unknown(reason: CrawlReason) -> CrawlVerdict {
+    CrawlVerdict { allowed: None, reason, fetch: None }
+}
+
+/// Follows the fetch at `start` through its redirects.
+fn resolve(
+    fetches: &FetchSet,
+    policy: &FetchPolicy,
+    start: usize,
+) -> Resolved {
+    let mut at = start;
+    let mut key = vec![];
+    for _ in 0..=policy.max_redirects {
+        let Some((name, fetch)) = fetches.get(at) else { break };
+        let status = fetch.status;
+        return match status {
+            200..=299 => Resolved::Rules(at),
+            300..=399 => {
+                let Some(target) = redirect_target(name, fetch, &mut key)
+                else {
+                    return Resolved::Assume(
+                        true,
+                        CrawlReason::RedirectMissing,
+                    );
+                };
+                let host = target;
+                match fetches.find(&key, &key[host.0..host.1]) {
+                    Some(next) => {
+                        at = next;
+                        continue;
+                    }
+                    None => {
+                        Resolved::Assume(true, CrawlReason::RedirectMissing)
+                    }
+                }
+            }
+            401 | 403 => Resolved::Assume(
+                policy.on_401_403.allowed(),
+                CrawlReason::Status4xx,
+            ),
+            429 => Resolved::Assume(
+                policy.on_5xx.allowed(),
+                CrawlReason::Status5xx,
+            ),
+            400..=499 => Resolved::Assume(
+                policy.on_4xx.allowed(),
+                CrawlReason::Status4xx,
+            ),
+            _ => Resolved::Assume(
+                policy.on_5xx.allowed(),
+                CrawlReason::Status5xx,
+            ),
+        };
+    }
+    Resolved::Assume(true, CrawlReason::RedirectLimit)
+}
+
+/// The origin key of a redirect's target into `key`, with the host's
+/// range in it: `Location` if it is an absolute http(s) URL, else (a
+/// relative reference) the redirecting origin itself.
+fn redirect_target(
+    name: &str,
+    fetch: &Fetch,
+    key: &mut Vec<u8>,
+) -> Option<(usize, usize)> {
+    let location = fetch.location.as_deref()?.trim();
+    let parts = origin_key(location.as_bytes(), key)
+        .or_else(|| origin_key(name.as_bytes(), key))?;
+    Some(parts.host_range())
+}
+
+/// Compiled matchers by fetch index, bounded in bytes: the oldest
+/// insertions go first.
+#[derive(Debug)]
+struct Cache {
+    map: HashMap<usize, (Arc<[Matcher]>, usize)>,
+    order: VecDeque<usize>,
+    bytes: usize,
+    budget: usize,
+}
+
+impl Cache {
+    fn new(budget: usize) -> Cache {
+        Cache { map: HashMap::new(), order: VecDeque::new(), bytes: 0, budget }
+    }
+
+    fn get(&self, index: usize) -> Option<Arc<[Matcher]>> {
+        self.map.get(&index).map(|(m, _)| Arc::clone(m))
+    }
+
+    fn insert(
+        &mut self,
+        index: usize,
+        matchers: Arc<[Matcher]>,
+        bytes: usize,
+    ) {
+        if self.map.contains_key(&index) {
+            return;
+        }
+        while self.bytes + bytes > self.budget {
+            let Some(old) = self.order.pop_front() else { break };
+            if let Some((_, b)) = self.map.remove(&old) {
+                self.bytes -= b;
+            }
+        }
+        self.map.insert(index, (matchers, bytes));
+        self.order.push_back(index);
+        self.bytes += bytes;
+    }
+}

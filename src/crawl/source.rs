@@ -1,0 +1,248 @@
+//! The robots.txt fetches a crawl-log run knows about, keyed by origin, and
+//! the readers that fill them: a directory of `<host>.txt` files, a JSON
+//! Lines index, and WARC files.
+
+use std::collections::HashMap;
+use std::fs::{self, File};
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::Path;
+
+use super::origin::Origin;
+use super::warc;
+
+/// One robots.txt fetch: the HTTP status (0 when the host was
+/// unreachable), the body, and the redirect target for a 3xx.
+#[derive(Clone, Debug, Default, Eq, PartialEq)]
+pub struct Fetch {
+    /// The HTTP status code; 0 means no response at all.
+    pub status: u16,
+    /// The response body (the robots.txt itself for a 2xx).
+    pub body: Vec<u8>,
+    /// The `Location` of a redirect, as given (absolute or relative).
+    pub location: Option<String>,
+    /// When it was fetched (a WARC-Date, ISO 8601), if known: of two
+    /// fetches of one origin, the later one is kept.
+    pub date: Option<String>,
+}
+
+/// The fetches of a run, by origin (from an index or WARC files) and by
+/// host (from a directory, which says nothing of scheme or port).
+#[derive(Clone, Debug, Default)]
+pub struct FetchSet {
+    fetches: Vec<(String, Fetch)>,
+    by_origin: HashMap<Box<[u8]>, usize>,
+    by_host: HashMap<Box<[u8]>, usize>,
+}
+
+impl FetchSet {
+    /// An empty set.
+    pub fn new() -> FetchSet {
+        FetchSet::default()
+    }
+
+    /// How many fetches the set holds.
+    pub fn len(&self) -> usize {
+        self.fetches.len()
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.fetches.is_empty()
+    }
+
+    /// The fetch at `index` and the name it was added under (an origin or
+    /// a host).
+    pub fn get(&self, index: usize) -> Option<(&str, &Fetch)> {
+        self.fetches.get(index).map(|(name, f)| (name.as_str(), f))
+    }
+
+    /// Adds the fetch of `origin`'s robots.txt. If the origin already has
+    /// one, the later fetch by date is kept; without dates, the one added
+    /// last.
+    pub fn insert(&mut self, origin: &Origin, fetch: Fetch) {
+        let name = origin.to_string();
+        insert(
+            &mut self.fetches,
+            &mut self.by_origin,
+            origin.key(),
+            name,
+            fetch,
+        )
+    }
+
+    /// Adds the robots.txt of `host` for every scheme and port. A fetch by
+    /// origin, when there is one, takes precedence.
+    pub fn insert_host(&mut self, host: &str, fetch: Fetch) {
+        let key = host.to_ascii_lowercase().into_bytes();
+        let name = host.to_ascii_lowercase();
+        insert(&mut self.fetches, &mut self.by_host, key, name, fetch)
+    }
+
+    /// The index of the fetch for an origin key (`scheme://host:port`) or,
+    /// failing that, for its host.
+    pub(crate) fn find(&self, key: &[u8], host: &[u8]) -> Option<usize> {
+        self.by_origin.get(key).or_else(|| self.by_host.get(host)).copied()
+    }
+
+    /// Reads every `<host>.txt` file of `dir` as the robots.txt of `<host>`,
+    /// fetched with status 200. Other files are ignored. Returns how many
+    /// were read.
+    pub fn read_dir(&mut self, dir: &Path) -> io::Result<usize> {
+        let mut n = 0;
+        let entries = fs::read_dir(dir)
+            .map_err(|e| with_path(e, dir, "cannot read the directory"))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| with_path(e, dir, "cannot list"))?;
+            let path = entry.path();
+            let name = entry.file_name();
+            let Some(host) =
+                name.to_str().and_then(|n| n.strip_suffix(".txt"))
+            else {
+                continue;
+            };
+            if host.is_empty() || !path.is_file() {
+                continue;
+            }
+            let body = fs::read(&path)
+                .map_err(|e| with_path(e, &path, "cannot read"))?;
+            self.insert_host(
+                host,
+                Fetch { status: 200, body, ..Fetch::default() },
+            );
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    /// Reads a JSON Lines index of fetches, gzip-compressed or not (told
+    /// by its first bytes): one object per line with `url` (of the
+    /// robots.txt), `status` (0 or absent: unreachable), `body` or
+    /// `body_base64`, and `location` for redirects. Empty lines are
+    /// skipped. Returns how many fetches were read.
+    pub fn read_index(&mut self, path: &Path) -> io::Result<usize> {
+        let rdr = open_maybe_gzip(path)?;
+        let mut n = 0;
+        for (i, line) in BufReader::new(rdr).split(b'\n').enumerate() {
+            let line = line.map_err(|e| with_path(e, path, "cannot read"))?;
+            let line = line.strip_suffix(b"\r").unwrap_or(&line);
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            let (origin, fetch) = index_record(line).map_err(|msg| {
+                invalid(format!("{}:{}: {msg}", path.display(), i + 1))
+            })?;
+            self.insert(&origin, fetch);
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    /// Reads the response records of a WARC file (`.warc`, or gzip with one
+    /// member per record or for the whole file): the origin comes from
+    /// `WARC-Target-URI`, status and `Location` from the HTTP header.
+    /// Returns how many fetches were read.
+    pub fn read_warc(&mut self, path: &Path) -> io::Result<usize> {
+        let rdr = open_maybe_gzip(path)?;
+        let mut n = 0;
+        let mut records = warc::Records::new(BufReader::new(rdr));
+        while let Some(rec) = records
+            .next_record()
+            .map_err(|e| invalid(format!("{}: {e}", path.display())))?
+        {
+            let Some((origin, fetch)) = rec else { continue };
+            self.insert(&origin, fetch);
+            n += 1;
+        }
+        Ok(n)
+    }
+}
+
+fn insert(
+    fetches: &mut Vec<(String, Fetch)>,
+    map: &mut HashMap<Box<[u8]>, usize>,
+    key: Vec<u8>,
+    name: String,
+    fetch: Fetch,
+) {
+    match map.get(key.as_slice()) {
+        Some(&i) => {
+            let old = &fetches[i].1;
+            // N.B. ISO 8601 dates in one format compare as strings.
+            let older = match (&old.date, &fetch.date) {
+                (Some(a), Some(b)) => b >= a,
+                _ => true,
+            };
+            if older {
+                fetches[i] = (name, fetch);
+            }
+        }
+        None => {
+            map.insert(key.into_boxed_slice(), fetches.len());
+            fetches.push((name, fetch));
+        }
+    }
+}
+
+/// One line of a JSON Lines index.
+fn index_record(line: &[u8]) -> Result<(Origin, Fetch), String> {
+    use base64::Engine as _;
+
+    let v: serde_json::Value = serde_json::from_slice(line)
+        .map_err(|e| format!("not a JSON object: {e}"))?;
+    let obj = v.as_object().ok_or("not a JSON object")?;
+    let url =
+        obj.get("url").and_then(|u| u.as_str()).ok_or("no \"url\" string")?;
+    let origin = Origin::of_url(url.as_bytes())
+        .ok_or_else(|| format!("\"url\" {url:?} is not an http(s) URL"))?;
+    let status = match obj.get("status") {
+        None | Some(serde_json::Value::Null) => 0,
+        Some(s) => s
+            .as_u64()
+            .and_then(|s| u16::try_from(s).ok())
+            .filter(|&s| s < 1000)
+            .ok_or_else(|| format!("\"status\" {s} is not an HTTP status"))?,
+    };
+    let body = match (obj.get("body"), obj.get("body_base64")) {
+        (Some(b), None) => {
+            b.as_str().ok_or("\"body\" is not a string")?.as_bytes().to_vec()
+        }
+        (None, Some(b)) => base64::engine::general_purpose::STANDARD
+            .decode(b.as_str().ok_or("\"body_base64\" is not a string")?)
+            .map_err(|e| format!("\"body_base64\" is not base64: {e}"))?,
+        (None, None) => vec![],
+        (Some(_), Some(_)) => {
+            return Err("both \"body\" and \"body_base64\"".to_string())
+        }
+    };
+    let location = match obj.get("location") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(l) => {
+            Some(l.as_str().ok_or("\"location\" is not a string")?.to_string())
+        }
+    };
+    let date = obj.get("date").and_then(|d| d.as_str()).map(String::from);
+    Ok((origin, Fetch { status, body, location, date }))
+}
+
+/// Opens `path`, decompressing it on the fly when it starts with gzip's
+/// magic bytes (any number of members).
+fn open_maybe_gzip(path: &Path) -> io::Result<Box<dyn Read>> {
+    let file =
+        File::open(path).map_err(|e| with_path(e, path, "cannot open"))?;
+    let mut rdr = BufReader::new(file);
+    let head =
+        rdr.fill_buf().map_err(|e| with_path(e, path, "cannot read"))?;
+    if head.starts_with(&[0x1f, 0x8b]) {
+        Ok(Box::new(flate2::bufread::MultiGzDecoder::new(rdr)))
+    } else {
+        Ok(Box::new(rdr))
+    }
+}
+
+fn with_path(err: io::Error, path: &Path, what: &str) -> io::Error {
+    io::Error::new(err.kind(), format!("{}: {what}: {err}", path.display()))
+}
+
+fn invalid(msg: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, msg)
+}

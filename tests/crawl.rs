@@ -1,0 +1,560 @@
+//! Crawl-log mode through the library: every source of fetches, every
+//! status class, redirects, duplicate captures, missing hosts, lines
+//! without a host, and on the real pairs of URLs and robots.txt files, the
+//! same verdicts as the single-file mode.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
+
+use robots_batch::crawl::{
+    Assume, CrawlJudge, CrawlVerdict, Fetch, FetchPolicy, FetchSet, Origin,
+};
+use robots_batch::{Dialect, Matcher, MatcherBuilder, Robots};
+
+use crate::util::Dir;
+
+const ROBOTS: &str = "User-agent: *\nDisallow: /private/\n\n\
+                      User-agent: GPTBot\nDisallow: /\n";
+
+fn fetch(status: u16, body: &str, location: Option<&str>) -> Fetch {
+    Fetch {
+        status,
+        body: body.as_bytes().to_vec(),
+        location: location.map(String::from),
+        date: None,
+    }
+}
+
+fn origin(url: &str) -> Origin {
+    Origin::of_url(url.as_bytes()).unwrap()
+}
+
+fn judge_with(set: FetchSet, policy: FetchPolicy) -> CrawlJudge {
+    let agents = ["MyBot".to_string(), "GPTBot".to_string()];
+    CrawlJudge::new(
+        set,
+        policy,
+        MatcherBuilder::new(),
+        &agents,
+        Dialect::Rfc9309,
+    )
+}
+
+/// `verdict reason` for each agent, space-separated, per URL.
+fn judge_all(judge: &CrawlJudge, urls: &[&str]) -> Vec<String> {
+    let mut scratch = judge.scratch();
+    let mut out = vec![];
+    urls.iter()
+        .map(|u| {
+            judge.verdicts(u.as_bytes(), &mut scratch, &mut out);
+            assert_eq!(out.len(), judge.agents().len());
+            out.iter()
+                .map(|v| format!("{} {}", v.name(), v.reason().name()))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        })
+        .collect()
+}
+
+#[test]
+fn status_classes_and_policy() {
+    let mut set = FetchSet::new();
+    for (host, status) in [
+        ("ok.com", 200),
+        ("gone.com", 404),
+        ("auth.com", 401),
+        ("forbidden.com", 403),
+        ("down.com", 503),
+        ("busy.com", 429),
+        ("dead.com", 0),
+        ("odd.com", 999),
+    ] {
+        let url = format!("https://{host}/robots.txt");
+        set.insert(&origin(&url), fetch(status, ROBOTS, None));
+    }
+    let urls = [
+        "https://ok.com/private/a",
+        "https://ok.com/public",
+        "https://gone.com/private/a",
+        "https://auth.com/x",
+        "https://forbidden.com/x",
+        "https://down.com/x",
+        "https://busy.com/x",
+        "https://dead.com/x",
+        "https://odd.com/x",
+        "https://missing.com/x",
+        "not a url",
+        "/relative/path",
+        "",
+    ];
+    let got =
+        judge_all(&judge_with(set.clone(), FetchPolicy::default()), &urls);
+    let want = [
+        "disallowed rule | disallowed rule",
+        "allowed no-matching-rule | disallowed rule",
+        "allowed status-4xx | allowed status-4xx",
+        "allowed status-4xx | allowed status-4xx",
+        "allowed status-4xx | allowed status-4xx",
+        "disallowed status-5xx | disallowed status-5xx",
+        "disallowed status-5xx | disallowed status-5xx",
+        "disallowed status-5xx | disallowed status-5xx",
+        "disallowed status-5xx | disallowed status-5xx",
+        "unknown no-robots | unknown no-robots",
+        "unknown no-host | unknown no-host",
+        "unknown no-host | unknown no-host",
+        "unknown no-host | unknown no-host",
+    ];
+    assert_eq!(got, want);
+
+    // Every class can be turned around.
+    let policy = FetchPolicy {
+        on_4xx: Assume::Disallow,
+        on_401_403: Assume::Disallow,
+        on_5xx: Assume::Allow,
+        on_missing: Some(Assume::Allow),
+        ..FetchPolicy::default()
+    };
+    let got = judge_all(&judge_with(set.clone(), policy), &urls[2..10]);
+    let want = [
+        "disallowed status-4xx | disallowed status-4xx",
+        "disallowed status-4xx | disallowed status-4xx",
+        "disallowed status-4xx | disallowed status-4xx",
+        "allowed status-5xx | allowed status-5xx",
+        "allowed status-5xx | allowed status-5xx",
+        "allowed status-5xx | allowed status-5xx",
+        "allowed status-5xx | allowed status-5xx",
+        "allowed no-robots | allowed no-robots",
+    ];
+    assert_eq!(got, want);
+    // 401/403 apart from other 4xx.
+    let policy = FetchPolicy {
+        on_401_403: Assume::Disallow,
+        on_missing: Some(Assume::Disallow),
+        ..FetchPolicy::default()
+    };
+    let got = judge_all(
+        &judge_with(set, policy),
+        &["https://gone.com/", "https://auth.com/", "https://nope.com/"],
+    );
+    assert_eq!(
+        got,
+        [
+            "allowed status-4xx | allowed status-4xx",
+            "disallowed status-4xx | disallowed status-4xx",
+            "disallowed no-robots | disallowed no-robots",
+        ]
+    );
+}
+
+#[test]
+fn origins_are_scheme_host_and_port() {
+    let mut set = FetchSet::new();
+    set.insert(&origin("https://a.com/robots.txt"), fetch(200, ROBOTS, None));
+    set.insert(&origin("http://a.com:8080/robots.txt"), fetch(503, "", None));
+    // A directory entry applies to every scheme and port of its host,
+    // after fetches by origin.
+    set.insert_host("a.com", fetch(200, "User-agent: *\nDisallow: /\n", None));
+    let got = judge_all(
+        &judge_with(set, FetchPolicy::default()),
+        &[
+            "https://A.COM/private/x",
+            "https://a.com:443/private/x",
+            "http://a.com:8080/x",
+            "http://a.com/x",
+            "https://a.com:8443/x",
+            "https://user:pw@a.com/private/",
+            "https://www.a.com/x",
+        ],
+    );
+    assert_eq!(
+        got,
+        [
+            "disallowed rule | disallowed rule",
+            "disallowed rule | disallowed rule",
+            "disallowed status-5xx | disallowed status-5xx",
+            "disallowed rule | disallowed rule",
+            "disallowed rule | disallowed rule",
+            "disallowed rule | disallowed rule",
+            "unknown no-robots | unknown no-robots",
+        ]
+    );
+}
+
+#[test]
+fn redirects() {
+    let mut set = FetchSet::new();
+    let mut add = |url: &str, status: u16, location: Option<&str>| {
+        set.insert(&origin(url), fetch(status, ROBOTS, location));
+    };
+    // http -> https on one host, then to another host: the rules of the
+    // last one apply to the first origin.
+    add("http://chain.com/robots.txt", 301, Some("https://chain.com/r"));
+    add("https://chain.com/robots.txt", 302, Some("https://cdn.net/r.txt"));
+    add("https://cdn.net/robots.txt", 200, None);
+    // Five hops is the limit; six is too many.
+    for i in 0..5 {
+        let from = format!("https://five{i}.com/robots.txt");
+        let to = format!("https://five{}.com/robots.txt", i + 1);
+        add(&from, 301, Some(&to));
+    }
+    add("https://five5.com/robots.txt", 200, None);
+    for i in 0..6 {
+        let from = format!("https://six{i}.com/robots.txt");
+        let to = format!("https://six{}.com/robots.txt", i + 1);
+        add(&from, 301, Some(&to));
+    }
+    add("https://six6.com/robots.txt", 200, None);
+    // Loops, a relative location (the same origin again), a target not in
+    // the set, no location at all, and a redirect to a 5xx.
+    add("https://loop1.com/robots.txt", 301, Some("https://loop2.com/"));
+    add("https://loop2.com/robots.txt", 301, Some("https://loop1.com/"));
+    add("https://self.com/robots.txt", 301, Some("/robots.txt"));
+    add("https://away.com/robots.txt", 301, Some("https://nowhere.com/"));
+    add("https://bare.com/robots.txt", 302, None);
+    add("https://to-down.com/robots.txt", 301, Some("https://down.com/"));
+    add("https://down.com/robots.txt", 500, None);
+    let judge = judge_with(set, FetchPolicy::default());
+    let got = judge_all(
+        &judge,
+        &[
+            "http://chain.com/private/x",
+            "https://five0.com/private/x",
+            "https://six0.com/private/x",
+            "https://six1.com/private/x",
+            "https://loop1.com/x",
+            "https://self.com/x",
+            "https://away.com/private/x",
+            "https://bare.com/private/x",
+            "https://to-down.com/x",
+        ],
+    );
+    assert_eq!(
+        got,
+        [
+            "disallowed rule | disallowed rule",
+            "disallowed rule | disallowed rule",
+            "allowed redirect-limit | allowed redirect-limit",
+            "disallowed rule | disallowed rule",
+            "allowed redirect-limit | allowed redirect-limit",
+            "allowed redirect-limit | allowed redirect-limit",
+            "allowed redirect-missing | allowed redirect-missing",
+            "allowed redirect-missing | allowed redirect-missing",
+            "disallowed status-5xx | disallowed status-5xx",
+        ]
+    );
+    // The deciding fetch is the redirect's target.
+    let mut out = vec![];
+    judge.verdicts(b"http://chain.com/", &mut judge.scratch(), &mut out);
+    let (name, _) = judge.fetches().get(out[0].fetch().unwrap()).unwrap();
+    assert_eq!(name, "https://cdn.net");
+
+    let policy = FetchPolicy { max_redirects: 1, ..FetchPolicy::default() };
+    let mut set = FetchSet::new();
+    set.insert(
+        &origin("http://a.com/"),
+        fetch(301, "", Some("https://a.com/")),
+    );
+    set.insert(
+        &origin("https://a.com/"),
+        fetch(301, "", Some("https://b.com/")),
+    );
+    set.insert(&origin("https://b.com/"), fetch(200, ROBOTS, None));
+    let got = judge_all(
+        &judge_with(set, policy),
+        &["https://a.com/private/", "http://a.com/private/"],
+    );
+    assert_eq!(
+        got,
+        [
+            "disallowed rule | disallowed rule",
+            "allowed redirect-limit | allowed redirect-limit",
+        ]
+    );
+}
+
+fn warc_record(uri: &str, date: &str, http: &str) -> Vec<u8> {
+    format!(
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {uri}\r\n\
+         WARC-Date: {date}\r\nContent-Type: application/http\r\n\
+         Content-Length: {}\r\n\r\n{http}\r\n\r\n",
+        http.len()
+    )
+    .into_bytes()
+}
+
+fn http(status: &str, extra: &str, body: &str) -> String {
+    format!(
+        "HTTP/1.1 {status}\r\n{extra}Content-Type: text/plain\r\n\r\n{body}"
+    )
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(vec![], Default::default());
+    gz.write_all(bytes).unwrap();
+    gz.finish().unwrap()
+}
+
+#[test]
+fn warc_files_plain_and_gzip_with_duplicates() {
+    let dir = Dir::new("crawl_warc");
+    // Duplicate captures of a.com: the latest WARC-Date wins, whatever
+    // the order in the file.
+    let records = [
+        warc_record(
+            "https://a.com/robots.txt",
+            "2024-03-01T00:00:00Z",
+            &http("200 OK", "", "User-agent: *\nDisallow: /new/\n"),
+        ),
+        warc_record(
+            "https://a.com/robots.txt",
+            "2024-01-01T00:00:00Z",
+            &http("200 OK", "", "User-agent: *\nDisallow: /old/\n"),
+        ),
+        warc_record(
+            "http://b.com/robots.txt",
+            "2024-01-01T00:00:00Z",
+            &http("301 Moved", "Location: https://a.com/robots.txt\r\n", ""),
+        ),
+        warc_record(
+            "https://c.com/robots.txt",
+            "2024-01-01T00:00:00Z",
+            &http("503 Unavailable", "", "busy"),
+        ),
+    ];
+    let plain: Vec<u8> = records.concat();
+    // Common Crawl's layout: one gzip member per record.
+    let members: Vec<u8> = records.iter().flat_map(|r| gzip(r)).collect();
+    dir.create("plain.warc", &plain);
+    dir.create("members.warc.gz", &members);
+    dir.create("whole.warc.gz", gzip(&plain));
+    let urls = [
+        "https://a.com/new/x",
+        "https://a.com/old/x",
+        "http://b.com/new/x",
+        "https://c.com/x",
+        "http://a.com/new/x",
+    ];
+    let want = [
+        "disallowed rule | disallowed rule",
+        "allowed no-matching-rule | allowed no-matching-rule",
+        "disallowed rule | disallowed rule",
+        "disallowed status-5xx | disallowed status-5xx",
+        "unknown no-robots | unknown no-robots",
+    ];
+    for name in ["plain.warc", "members.warc.gz", "whole.warc.gz"] {
+        let mut set = FetchSet::new();
+        let n = set.read_warc(&dir.path().join(name)).unwrap();
+        assert_eq!(n, 4, "{name}");
+        assert_eq!(set.len(), 3, "{name}");
+        let got = judge_all(&judge_with(set, FetchPolicy::default()), &urls);
+        assert_eq!(got, want, "{name}");
+    }
+
+    // A truncated file is an error naming the file.
+    dir.create("cut.warc", &plain[..plain.len() - 10]);
+    let err = FetchSet::new()
+        .read_warc(&dir.path().join("cut.warc"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("cut.warc") && err.contains("truncated"), "{err}");
+}
+
+#[test]
+fn index_files_plain_and_gzip() {
+    let dir = Dir::new("crawl_index");
+    let lines = [
+        r#"{"url": "https://a.com/robots.txt", "status": 200, "body": "User-agent: *\nDisallow: /a/\n"}"#,
+        // Not UTF-8: base64. "User-agent: *\nDisallow: /\xff/\n"
+        r#"{"url": "https://b.com/robots.txt", "status": 200, "body_base64": "VXNlci1hZ2VudDogKgpEaXNhbGxvdzogL/8vCg=="}"#,
+        "",
+        r#"{"url": "http://c.com/robots.txt", "status": 301, "location": "https://a.com/robots.txt"}"#,
+        r#"{"url": "https://d.com/robots.txt", "status": 0}"#,
+        r#"{"url": "https://e.com/robots.txt"}"#,
+        r#"{"url": "https://f.com:8443/robots.txt", "status": 410, "body": "gone"}"#,
+    ];
+    let text = lines.join("\n") + "\n";
+    dir.create("index.jsonl", &text);
+    dir.create("index.jsonl.gz", gzip(text.as_bytes()));
+    let urls = [
+        "https://a.com/a/1",
+        "https://b.com/%FF/x",
+        "https://b.com/\u{ff}/x",
+        "http://c.com/a/1",
+        "https://d.com/",
+        "https://e.com/",
+        "https://f.com:8443/",
+        "https://f.com/",
+    ];
+    let want = [
+        "disallowed rule | disallowed rule",
+        "disallowed rule | disallowed rule",
+        "allowed no-matching-rule | allowed no-matching-rule",
+        "disallowed rule | disallowed rule",
+        "disallowed status-5xx | disallowed status-5xx",
+        "disallowed status-5xx | disallowed status-5xx",
+        "allowed status-4xx | allowed status-4xx",
+        "unknown no-robots | unknown no-robots",
+    ];
+    for name in ["index.jsonl", "index.jsonl.gz"] {
+        let mut set = FetchSet::new();
+        assert_eq!(set.read_index(&dir.path().join(name)).unwrap(), 6);
+        let got = judge_all(&judge_with(set, FetchPolicy::default()), &urls);
+        assert_eq!(got, want, "{name}");
+    }
+
+    // Errors name the file and the line.
+    for (bad, what) in [
+        ("{\"status\": 200}", "no \"url\""),
+        ("[1, 2]", "not a JSON object"),
+        ("{\"url\": \"ftp://a.com/\"}", "not an http(s) URL"),
+        ("{\"url\": \"https://a.com/\", \"status\": \"ok\"}", "\"status\""),
+        ("{\"url\": \"https://a.com/\", \"body_base64\": \"!!\"}", "base64"),
+        ("{\"url\": \"https://a.com/\", \"body\": \"\", \"body_base64\": \"\"}", "both"),
+        ("{\"url\": ", "not a JSON object"),
+    ] {
+        dir.create("bad.jsonl", format!("{}\n{bad}\n", lines[0]));
+        let err = FetchSet::new()
+            .read_index(&dir.path().join("bad.jsonl"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("bad.jsonl:2: "), "{err}");
+        assert!(err.contains(what), "{what:?} not in {err}");
+    }
+    let err = FetchSet::new()
+        .read_index(&dir.path().join("absent.jsonl"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("absent.jsonl"), "{err}");
+}
+
+#[test]
+fn robots_dir() {
+    let dir = Dir::new("crawl_dir");
+    dir.create_dir("robots");
+    dir.create("robots/a.com.txt", "User-agent: *\nDisallow: /a/\n");
+    dir.create("robots/B.org.txt", "User-agent: GPTBot\nDisallow: /\n");
+    dir.create("robots/notes.md", "not a robots.txt");
+    let mut set = FetchSet::new();
+    assert_eq!(set.read_dir(&dir.path().join("robots")).unwrap(), 2);
+    let got = judge_all(
+        &judge_with(set, FetchPolicy::default()),
+        &["https://a.com/a/", "http://b.org:81/x", "https://notes.md/"],
+    );
+    assert_eq!(
+        got,
+        [
+            "disallowed rule | disallowed rule",
+            "allowed no-group | disallowed rule",
+            "unknown no-robots | unknown no-robots",
+        ]
+    );
+    let err = FetchSet::new()
+        .read_dir(&dir.path().join("absent"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("absent"), "{err}");
+}
+
+#[test]
+fn cache_bounded_in_bytes_gives_the_same_verdicts() {
+    let mut set = FetchSet::new();
+    let mut urls = vec![];
+    for i in 0..50 {
+        let body = format!("User-agent: *\nDisallow: /{i}/\n");
+        set.insert_host(&format!("h{i}.com"), fetch(200, &body, None));
+        urls.push(format!("https://h{i}.com/{i}/x"));
+        urls.push(format!("https://h{}.com/{i}/x", (i + 1) % 50));
+    }
+    // Hosts interleaved so the per-thread "last origin" rarely helps.
+    let urls: Vec<&str> = urls.iter().map(String::as_str).collect();
+    let big =
+        judge_all(&judge_with(set.clone(), FetchPolicy::default()), &urls);
+    let tiny = FetchPolicy { cache_bytes: 1, ..FetchPolicy::default() };
+    assert_eq!(judge_all(&judge_with(set, tiny), &urls), big);
+    for (i, v) in big.iter().enumerate() {
+        let want = if i % 2 == 0 { "disallowed" } else { "allowed" };
+        assert!(v.starts_with(want), "{} {v}", urls[i]);
+    }
+}
+
+fn shared() -> Option<PathBuf> {
+    let dir =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
+    if dir.join("robots").is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("skipped: ../shared/datasets is absent");
+        None
+    }
+}
+
+/// The real pairs: the anubhavp28 benchmark's links of 1,265 sites, and
+/// the robots.txt files of those sites in `../shared/datasets/robots`
+/// (named `<host>.txt`). Every URL whose host has a file gets exactly the
+/// verdict that the single-file mode gives with that file.
+#[test]
+fn real_pairs_agree_with_single_file_mode() {
+    let Some(data) = shared() else { return };
+    let links = std::fs::read(
+        data.join("urls/anubhavp28_robots_benchmark_site_links.txt"),
+    )
+    .unwrap();
+    let mut set = FetchSet::new();
+    set.read_dir(&data.join("robots")).unwrap();
+    let agents = ["Googlebot".to_string(), "GPTBot".to_string()];
+    let judge = CrawlJudge::new(
+        set,
+        FetchPolicy::default(),
+        MatcherBuilder::new(),
+        &agents,
+        Dialect::Rfc9309,
+    );
+    let mut scratch = judge.scratch();
+    let mut out: Vec<CrawlVerdict> = vec![];
+    let mut single: HashMap<String, Vec<Matcher>> = HashMap::new();
+    let (mut judged, mut missing, mut no_host) = (0, 0, 0);
+    for url in links.split(|&b| b == b'\n') {
+        let url = url.strip_suffix(b"\r").unwrap_or(url);
+        judge.verdicts(url, &mut scratch, &mut out);
+        let Some(origin) = Origin::of_url(url) else {
+            assert!(out.iter().all(|v| v.name() == "unknown"));
+            no_host += 1;
+            continue;
+        };
+        let file = data.join("robots").join(format!("{}.txt", origin.host()));
+        if !file.is_file() {
+            assert!(out.iter().all(|v| v.reason().name() == "no-robots"));
+            missing += 1;
+            continue;
+        }
+        let matchers =
+            single.entry(origin.host().to_string()).or_insert_with(|| {
+                let robots = Robots::parse_with_limit(
+                    &std::fs::read(&file).unwrap(),
+                    robots_batch::DEFAULT_MAX_ROBOTS_BYTES,
+                );
+                agents
+                    .iter()
+                    .map(|a| Matcher::new(&robots, a, Dialect::Rfc9309))
+                    .collect()
+            });
+        for (m, got) in matchers.iter().zip(&out) {
+            let want = m.verdict(url, &mut m.scratch());
+            assert_eq!(
+                got.allowed(),
+                Some(want.is_allowed()),
+                "{}",
+                String::from_utf8_lossy(url)
+            );
+            assert_eq!(got.reason().name(), want.reason().name());
+        }
+        judged += 1;
+    }
+    eprintln!(
+        "real pairs: {judged} URLs judged by their host's file, {missing} \
+         without one, {no_host} without a host, {} hosts",
+        single.len()
+    );
+    assert!(judged > 80_000, "only {judged} URLs had their host's file");
+}
