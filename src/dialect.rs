@@ -4,6 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::{Error, ErrorKind};
+use crate::path::{needs_normalizing, normalize_path, scan_path};
 
 /// A way of reading robots.txt: which groups apply, how patterns and paths
 /// are normalised, and which rule decides.
@@ -55,6 +56,34 @@ impl Dialect {
     /// True when `*` and a final `$` in a pattern are special.
     pub fn has_wildcards(self) -> bool {
         self.is_longest_match()
+    }
+
+    /// The path of a URL line as this dialect matches it: extracted as
+    /// [`extract_path`](crate::extract_path) does, then normalised like
+    /// the patterns. `buf` is used only when the path must be rewritten;
+    /// otherwise the result borrows from `url`, and nothing is copied.
+    ///
+    /// ```
+    /// use robots_batch::Dialect;
+    ///
+    /// let mut buf = vec![];
+    /// let path = Dialect::Rfc9309.path(b"https://a.com/%7Ex#y", &mut buf);
+    /// assert_eq!(path, b"/~x");
+    /// assert_eq!(Dialect::Google.path(b"a.com?q", &mut buf), b"/?q");
+    /// ```
+    #[inline]
+    pub fn path<'a>(self, url: &'a [u8], buf: &'a mut Vec<u8>) -> &'a [u8] {
+        let (path, flags) = scan_path(url);
+        if path.slash || needs_normalizing(self, flags) {
+            buf.clear();
+            if path.slash {
+                buf.push(b'/');
+            }
+            normalize_path(self, path.rest, buf);
+            buf
+        } else {
+            path.rest
+        }
     }
 }
 

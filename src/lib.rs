@@ -56,6 +56,7 @@
 #![deny(missing_docs)]
 #![deny(rustdoc::broken_intra_doc_links)]
 
+mod agents;
 mod batch;
 pub mod crawl;
 mod dialect;
@@ -68,6 +69,7 @@ mod robots;
 mod rules;
 pub mod sample;
 
+pub use crate::agents::{KnownAgent, AI_CRAWLERS};
 pub use crate::batch::{
     Batch, BatchBuilder, MmapChoice, Render, Sink, Stats, DEFAULT_CHUNK_SIZE,
     MAX_IN_FLIGHT_BYTES,
@@ -76,7 +78,10 @@ pub use crate::dialect::Dialect;
 pub use crate::engine::EngineKind;
 pub use crate::error::{Error, ErrorKind};
 pub use crate::matcher::{Matcher, MatcherBuilder, Reason, Scratch, Verdict};
-pub use crate::output::CsvRender;
+pub use crate::output::{
+    CountRender, Counts, CsvRender, EmitRender, Format, Layout, Table,
+    TableBuilder, TableRender,
+};
 pub use crate::path::{extract_path, normalize_pattern, UrlPath};
 pub use crate::robots::{
     Line, LineKind, Robots, Warning, WarningKind, DEFAULT_MAX_ROBOTS_BYTES,

@@ -4,7 +4,6 @@ use crate::dialect::Dialect;
 use crate::engine::{
     Engine, EngineCache, EngineKind, Limits, Pattern, Syntax,
 };
-use crate::path::{needs_normalizing, normalize_path, scan_path};
 use crate::robots::Robots;
 use crate::rules::{GroupMatch, Rule, RuleSet};
 
@@ -43,6 +42,10 @@ pub struct Verdict {
 }
 
 impl Verdict {
+    pub(crate) fn new(allowed: bool, reason: Reason) -> Verdict {
+        Verdict { allowed, reason }
+    }
+
     /// True when the URL may be fetched.
     pub fn is_allowed(self) -> bool {
         self.allowed
@@ -255,6 +258,18 @@ impl Matcher {
         self.rules.rules()
     }
 
+    /// True when `other` gives the same verdict as this matcher for every
+    /// path, with the same reasons: the same dialect, the same rules from
+    /// the same lines, and a group for both or neither. The groups' names
+    /// may differ (two agents named by one group).
+    pub fn has_same_rules(&self, other: &Matcher) -> bool {
+        self.dialect() == other.dialect()
+            && (*self.group() == GroupMatch::None)
+                == (*other.group() == GroupMatch::None)
+            && self.strategy() == other.strategy()
+            && self.rules() == other.rules()
+    }
+
     /// The strategy in use after any fallback: `empty`, `naive`,
     /// `prefix-dfa`, `dense-dfa`, `dense-dfa-split` or `lazy-dfa`.
     pub fn strategy(&self) -> &'static str {
@@ -270,19 +285,40 @@ impl Matcher {
     /// anything: every line gets a verdict).
     #[inline]
     pub fn verdict(&self, url: &[u8], scratch: &mut Scratch) -> Verdict {
+        let Scratch { path, cache } = scratch;
+        let path = self.rules.dialect().path(url, path);
+        self.decide(path, cache)
+    }
+
+    /// The verdict for a path already extracted and normalised with
+    /// [`Dialect::path`] in this matcher's dialect.
+    ///
+    /// Matchers that share a dialect share the path of a URL: with several
+    /// agents, extract it once and give it to each of them. The verdict is
+    /// the one [`Matcher::verdict`] gives for the URL.
+    ///
+    /// ```
+    /// use robots_batch::{Dialect, Matcher, Robots};
+    ///
+    /// let robots = Robots::parse(b"User-agent: a\nDisallow: /x\n");
+    /// let a = Matcher::new(&robots, "a", Dialect::Rfc9309);
+    /// let b = Matcher::new(&robots, "b", Dialect::Rfc9309);
+    /// let (mut sa, mut sb) = (a.scratch(), b.scratch());
+    /// let mut buf = vec![];
+    /// let path = Dialect::Rfc9309.path(b"https://e.com/x?y", &mut buf);
+    /// assert!(!a.verdict_path(path, &mut sa).is_allowed());
+    /// assert!(b.verdict_path(path, &mut sb).is_allowed());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline]
+    pub fn verdict_path(&self, path: &[u8], scratch: &mut Scratch) -> Verdict {
+        self.decide(path, &mut scratch.cache)
+    }
+
+    /// The one place a verdict is decided, from the matched path.
+    #[inline]
+    fn decide(&self, path: &[u8], cache: &mut EngineCache) -> Verdict {
         let dialect = self.rules.dialect();
-        let (path, flags) = scan_path(url);
-        let path: &[u8] = if path.slash || needs_normalizing(dialect, flags) {
-            let buf = &mut scratch.path;
-            buf.clear();
-            if path.slash {
-                buf.push(b'/');
-            }
-            normalize_path(dialect, path.rest, buf);
-            buf
-        } else {
-            path.rest
-        };
         if matches!(dialect, Dialect::Rfc9309 | Dialect::Draft1996)
             && path == b"/robots.txt"
         {
@@ -294,7 +330,7 @@ impl Matcher {
         if *self.rules.group() == GroupMatch::None {
             return Verdict { allowed: true, reason: Reason::NoGroup };
         }
-        match self.engine.find(path, &mut scratch.cache) {
+        match self.engine.find(path, cache) {
             None => Verdict { allowed: true, reason: Reason::NoMatchingRule },
             Some(id) => {
                 let rule = self.pattern_rule[id as usize];

@@ -5,13 +5,25 @@ Output formats: how a line and its verdicts become bytes.
 the line's bytes exactly as read in the first field (quoted only when they
 hold a comma, a quote, a CR or an LF; invalid UTF-8 and NUL bytes pass
 through untouched), then one verdict (`allowed` or `disallowed`) per
-matcher.
+matcher. It is the fastest renderer, and the command's default.
+
+A [`Table`] renders the general case: several agents side by side
+([`Layout::Wide`]) or one row per URL and agent ([`Layout::Long`]), the
+reasons for each verdict ([`TableBuilder::explain`]), as CSV, TSV or JSON
+lines ([`Format`]). Everything that does not depend on the URL (each
+agent's cells, each rule's explanation) is rendered once when the table
+is built, so that a row costs the URL's bytes and a few copies.
+
+An [`EmitRender`] prints only the lines with one verdict, for pipelines,
+and a [`CountRender`] only counts verdicts per matcher.
 */
 
 use std::io;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::batch::Render;
-use crate::matcher::Verdict;
+use crate::matcher::{Matcher, Reason, Verdict};
+use crate::rules::GroupMatch;
 
 /// Renders lines and verdicts as CSV records (`url,verdict`).
 ///
@@ -61,28 +73,9 @@ impl CsvRender {
         wtr.into_inner().unwrap_or_default()
     }
 
-    /// Appends `field`, quoted when csv-core says it needs quotes (it
-    /// holds a comma, a quote, a CR or an LF).
     #[inline]
     fn field(&mut self, field: &[u8]) {
-        // PERF: almost every URL needs no quotes, and copying it beats
-        // the csv writer's byte-at-a-time state machine (which took a
-        // fifth of a one-thread run).
-        if !self.quoter.should_quote(field) {
-            self.buf.extend_from_slice(field);
-            return;
-        }
-        // Room for the worst case: every byte a doubled quote, the two
-        // enclosing quotes and the delimiter that closes the field.
-        let start = self.buf.len();
-        self.buf.resize(start + 2 * field.len() + 3, 0);
-        let room = &mut self.buf[start..];
-        let (_, nin, n) = self.quoter.field(field, room);
-        let (_, m) = self.quoter.delimiter(&mut room[n..]);
-        debug_assert_eq!(nin, field.len());
-        debug_assert_eq!(room[n + m - 1], b',');
-        // The caller writes the delimiter, as for a plain field.
-        self.buf.truncate(start + n + m - 1);
+        push_csv_field(&mut self.quoter, &mut self.buf, field);
     }
 }
 
@@ -103,6 +96,586 @@ impl Render for CsvRender {
         // the next chunk's, so that buffers are reused rather than copied.
         out.clear();
         std::mem::swap(out, &mut self.buf);
+        Ok(())
+    }
+}
+
+/// The syntax of a [`Table`]'s rows.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub enum Format {
+    /// RFC 4180 CSV: fields holding a comma, a quote, a CR or an LF are
+    /// quoted, other bytes pass through untouched. The default.
+    #[default]
+    Csv,
+    /// Tab-separated values: a tab, a CR, an LF or a backslash inside a
+    /// field is written `\t`, `\r`, `\n` or `\\`; other bytes pass
+    /// through untouched.
+    Tsv,
+    /// One JSON object per line. JSON strings are Unicode: bytes that are
+    /// not UTF-8 are written as U+FFFD.
+    Jsonl,
+}
+
+/// How a [`Table`] lays out the verdicts of several agents.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub enum Layout {
+    /// One verdict column named `verdict` (for one agent; with several it
+    /// is [`Layout::Wide`]). The default.
+    #[default]
+    Single,
+    /// One row per URL, one column per agent, named after it.
+    Wide,
+    /// One row per URL and agent: `url,agent,verdict`, the agents in the
+    /// order given.
+    Long,
+}
+
+/// Builds a [`Table`].
+#[derive(Clone, Debug, Default)]
+pub struct TableBuilder {
+    format: Format,
+    layout: Layout,
+    explain: bool,
+}
+
+impl TableBuilder {
+    /// CSV, [`Layout::Single`], no explanations.
+    pub fn new() -> TableBuilder {
+        TableBuilder::default()
+    }
+
+    /// The rows' syntax (default [`Format::Csv`]).
+    pub fn format(&mut self, format: Format) -> &mut TableBuilder {
+        self.format = format;
+        self
+    }
+
+    /// The layout (default [`Layout::Single`]).
+    pub fn layout(&mut self, layout: Layout) -> &mut TableBuilder {
+        self.layout = layout;
+        self
+    }
+
+    /// Whether each verdict comes with its reason (default no): the
+    /// deciding rule's `line` number and its `rule` text as written, the
+    /// `group` it came from (the agent token as the robots.txt wrote it, or
+    /// `*`; empty when no group applies) and the `reason` (see
+    /// [`Reason::name`]). It costs one more copy per verdict: every
+    /// explanation is rendered when the table is built.
+    pub fn explain(&mut self, yes: bool) -> &mut TableBuilder {
+        self.explain = yes;
+        self
+    }
+
+    /// Renders, once, everything the rows need: `agents[i]` names the
+    /// agent of `matchers[i]`.
+    pub fn build(&self, agents: &[&str], matchers: &[Matcher]) -> Table {
+        assert_eq!(agents.len(), matchers.len(), "one agent per matcher");
+        let format = self.format;
+        let layout = match self.layout {
+            Layout::Single if matchers.len() > 1 => Layout::Wide,
+            layout => layout,
+        };
+        let explain = self.explain;
+        let mut header_fields: Vec<String> = vec!["url".to_string()];
+        let extra = ["line", "rule", "group", "reason"];
+        match layout {
+            Layout::Single | Layout::Long => {
+                if layout == Layout::Long {
+                    header_fields.push("agent".to_string());
+                }
+                header_fields.push("verdict".to_string());
+                if explain {
+                    header_fields.extend(extra.iter().map(|s| s.to_string()));
+                }
+            }
+            Layout::Wide => {
+                for agent in agents {
+                    header_fields.push(agent.to_string());
+                    if explain {
+                        header_fields.extend(
+                            extra.iter().map(|s| format!("{agent}.{s}")),
+                        );
+                    }
+                }
+            }
+        }
+        let mut header = vec![];
+        if format != Format::Jsonl {
+            for (i, field) in header_fields.iter().enumerate() {
+                if i > 0 {
+                    header.push(separator(format));
+                }
+                push_field(format, &mut header, field.as_bytes());
+            }
+            header.push(b'\n');
+        }
+
+        let (row_start, url_end, row_end): (&[u8], &[u8], &[u8]) =
+            match (format, layout) {
+                (Format::Jsonl, Layout::Wide) => {
+                    (b"{\"url\":", b",\"verdicts\":{", b"}}\n")
+                }
+                (Format::Jsonl, _) => (b"{\"url\":", b"", b"}\n"),
+                _ => (b"", b"", b"\n"),
+            };
+        let cells = matchers
+            .iter()
+            .zip(agents)
+            .enumerate()
+            .map(|(i, (m, agent))| {
+                let keys: Vec<Option<Verdict>> = if explain {
+                    let mut keys = vec![
+                        Some(Verdict::new(true, Reason::NoMatchingRule)),
+                        Some(Verdict::new(true, Reason::NoGroup)),
+                        Some(Verdict::new(true, Reason::ImplicitRobotsTxt)),
+                    ];
+                    keys.extend(m.rules().iter().enumerate().map(|(k, r)| {
+                        Some(Verdict::new(
+                            r.is_allow(),
+                            Reason::Rule(k as u32),
+                        ))
+                    }));
+                    keys
+                } else {
+                    vec![None, None]
+                };
+                keys.iter()
+                    .enumerate()
+                    .map(|(k, v)| {
+                        let allowed = v.map_or(k == 0, |v| v.is_allowed());
+                        let mut cell = vec![];
+                        render_cell(
+                            &mut cell,
+                            CellSpec {
+                                format,
+                                layout,
+                                first: i == 0,
+                                agent,
+                                matcher: m,
+                                allowed,
+                                reason: v.map(|v| v.reason()),
+                            },
+                        );
+                        cell
+                    })
+                    .collect()
+            })
+            .collect();
+        Table {
+            format,
+            long: layout == Layout::Long,
+            explain,
+            header,
+            row_start: row_start.to_vec(),
+            url_end: url_end.to_vec(),
+            row_end: row_end.to_vec(),
+            cells,
+        }
+    }
+}
+
+/// Everything a cell depends on but the URL.
+struct CellSpec<'a> {
+    format: Format,
+    layout: Layout,
+    first: bool,
+    agent: &'a str,
+    matcher: &'a Matcher,
+    allowed: bool,
+    /// The reason, when the table explains.
+    reason: Option<Reason>,
+}
+
+/// Renders one agent's part of a row: everything after the URL (and the
+/// row's `url_end`) that belongs to that agent.
+fn render_cell(out: &mut Vec<u8>, spec: CellSpec<'_>) {
+    let CellSpec { format, layout, first, agent, matcher, allowed, reason } =
+        spec;
+    let verdict: &[u8] = if allowed { b"allowed" } else { b"disallowed" };
+    let group = match matcher.group() {
+        GroupMatch::None => None,
+        group => Some(group.name()),
+    };
+    let rule = match reason {
+        Some(Reason::Rule(k)) => Some(&matcher.rules()[k as usize]),
+        _ => None,
+    };
+    let line = rule.map(|r| r.line().to_string());
+    if format == Format::Jsonl {
+        let explained = |out: &mut Vec<u8>| {
+            let Some(reason) = reason else { return };
+            out.extend_from_slice(b",\"line\":");
+            match line {
+                Some(ref n) => out.extend_from_slice(n.as_bytes()),
+                None => out.extend_from_slice(b"null"),
+            }
+            out.extend_from_slice(b",\"rule\":");
+            match rule {
+                Some(r) => push_json_string(out, r.text()),
+                None => out.extend_from_slice(b"null"),
+            }
+            out.extend_from_slice(b",\"group\":");
+            match group {
+                Some(g) => push_json_string(out, g),
+                None => out.extend_from_slice(b"null"),
+            }
+            out.extend_from_slice(b",\"reason\":\"");
+            out.extend_from_slice(reason.name().as_bytes());
+            out.push(b'"');
+        };
+        match layout {
+            Layout::Wide => {
+                if !first {
+                    out.push(b',');
+                }
+                push_json_string(out, agent.as_bytes());
+                out.push(b':');
+                if reason.is_some() {
+                    out.extend_from_slice(b"{\"verdict\":\"");
+                    out.extend_from_slice(verdict);
+                    out.push(b'"');
+                    explained(out);
+                    out.push(b'}');
+                } else {
+                    out.push(b'"');
+                    out.extend_from_slice(verdict);
+                    out.push(b'"');
+                }
+            }
+            Layout::Single | Layout::Long => {
+                if layout == Layout::Long {
+                    out.extend_from_slice(b",\"agent\":");
+                    push_json_string(out, agent.as_bytes());
+                }
+                out.extend_from_slice(b",\"verdict\":\"");
+                out.extend_from_slice(verdict);
+                out.push(b'"');
+                explained(out);
+            }
+        }
+        return;
+    }
+    let sep = separator(format);
+    if layout == Layout::Long {
+        out.push(sep);
+        push_field(format, out, agent.as_bytes());
+    }
+    out.push(sep);
+    out.extend_from_slice(verdict);
+    if let Some(reason) = reason {
+        out.push(sep);
+        if let Some(ref n) = line {
+            out.extend_from_slice(n.as_bytes());
+        }
+        out.push(sep);
+        if let Some(r) = rule {
+            push_field(format, out, r.text());
+        }
+        out.push(sep);
+        if let Some(g) = group {
+            push_field(format, out, g);
+        }
+        out.push(sep);
+        out.extend_from_slice(reason.name().as_bytes());
+    }
+}
+
+fn separator(format: Format) -> u8 {
+    if format == Format::Tsv {
+        b'\t'
+    } else {
+        b','
+    }
+}
+
+/// Appends `field` to `out` as `format` writes a field (CSV and TSV only).
+fn push_field(format: Format, out: &mut Vec<u8>, field: &[u8]) {
+    match format {
+        Format::Csv => {
+            push_csv_field(&mut csv_core::Writer::new(), out, field)
+        }
+        Format::Tsv => push_tsv_field(out, field),
+        Format::Jsonl => push_json_string(out, field),
+    }
+}
+
+/// Appends `field`, quoted when csv-core says it needs quotes (it holds a
+/// comma, a quote, a CR or an LF).
+#[inline]
+fn push_csv_field(
+    quoter: &mut csv_core::Writer,
+    buf: &mut Vec<u8>,
+    field: &[u8],
+) {
+    // PERF: almost every URL needs no quotes, and copying it beats the
+    // csv writer's byte-at-a-time state machine (which took a fifth of a
+    // one-thread run).
+    if !quoter.should_quote(field) {
+        buf.extend_from_slice(field);
+        return;
+    }
+    // Room for the worst case: every byte a doubled quote, the two
+    // enclosing quotes and the delimiter that closes the field.
+    let start = buf.len();
+    buf.resize(start + 2 * field.len() + 3, 0);
+    let room = &mut buf[start..];
+    let (_, nin, n) = quoter.field(field, room);
+    let (_, m) = quoter.delimiter(&mut room[n..]);
+    debug_assert_eq!(nin, field.len());
+    debug_assert_eq!(room[n + m - 1], b',');
+    // The caller writes the delimiter, as for a plain field.
+    buf.truncate(start + n + m - 1);
+}
+
+/// Appends `field` with its tabs, CRs, LFs and backslashes escaped.
+#[inline]
+fn push_tsv_field(buf: &mut Vec<u8>, field: &[u8]) {
+    if memchr::memchr3(b'\t', b'\r', b'\\', field).is_none()
+        && memchr::memchr(b'\n', field).is_none()
+    {
+        buf.extend_from_slice(field);
+        return;
+    }
+    for &b in field {
+        match b {
+            b'\t' => buf.extend_from_slice(b"\\t"),
+            b'\r' => buf.extend_from_slice(b"\\r"),
+            b'\n' => buf.extend_from_slice(b"\\n"),
+            b'\\' => buf.extend_from_slice(b"\\\\"),
+            _ => buf.push(b),
+        }
+    }
+}
+
+/// Appends `bytes` as a JSON string; bytes that are not UTF-8 become
+/// U+FFFD.
+pub(crate) fn push_json_string(buf: &mut Vec<u8>, bytes: &[u8]) {
+    buf.push(b'"');
+    for chunk in bytes.utf8_chunks() {
+        let valid = chunk.valid().as_bytes();
+        let mut start = 0;
+        for (i, &b) in valid.iter().enumerate() {
+            let escape: &[u8] = match b {
+                b'"' => b"\\\"",
+                b'\\' => b"\\\\",
+                b'\n' => b"\\n",
+                b'\r' => b"\\r",
+                b'\t' => b"\\t",
+                0..=0x1F | 0x7F => b"",
+                _ => continue,
+            };
+            buf.extend_from_slice(&valid[start..i]);
+            if escape.is_empty() {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                buf.extend_from_slice(b"\\u00");
+                buf.push(HEX[usize::from(b >> 4)]);
+                buf.push(HEX[usize::from(b & 15)]);
+            } else {
+                buf.extend_from_slice(escape);
+            }
+            start = i + 1;
+        }
+        buf.extend_from_slice(&valid[start..]);
+        if !chunk.invalid().is_empty() {
+            buf.extend_from_slice("\u{FFFD}".as_bytes());
+        }
+    }
+    buf.push(b'"');
+}
+
+/// The rendered parts of a table's rows: built once by [`TableBuilder`],
+/// shared by every worker's [`TableRender`].
+#[derive(Clone, Debug)]
+pub struct Table {
+    format: Format,
+    long: bool,
+    explain: bool,
+    header: Vec<u8>,
+    row_start: Vec<u8>,
+    url_end: Vec<u8>,
+    row_end: Vec<u8>,
+    /// Per matcher, its cells: without explanations `[allowed,
+    /// disallowed]`; with them `[no-matching-rule, no-group,
+    /// implicit-robots-txt, rule 0, rule 1, ...]`.
+    cells: Vec<Vec<Vec<u8>>>,
+}
+
+impl Table {
+    /// The header line (empty for JSON lines, which need none).
+    pub fn header(&self) -> &[u8] {
+        &self.header
+    }
+
+    /// A renderer of rows, one per worker thread.
+    pub fn render(&self) -> TableRender<'_> {
+        TableRender {
+            table: self,
+            buf: vec![],
+            url: vec![],
+            quoter: csv_core::Writer::new(),
+        }
+    }
+
+    #[inline]
+    fn cell(&self, i: usize, verdict: Verdict) -> &[u8] {
+        let key = if self.explain {
+            match verdict.reason() {
+                Reason::NoMatchingRule => 0,
+                Reason::NoGroup => 1,
+                Reason::ImplicitRobotsTxt => 2,
+                Reason::Rule(k) => 3 + k as usize,
+            }
+        } else {
+            usize::from(!verdict.is_allowed())
+        };
+        &self.cells[i][key]
+    }
+}
+
+/// Renders the rows of a [`Table`].
+#[derive(Debug)]
+pub struct TableRender<'a> {
+    table: &'a Table,
+    buf: Vec<u8>,
+    /// The URL as a field, for the long layout's repeated rows.
+    url: Vec<u8>,
+    quoter: csv_core::Writer,
+}
+
+impl Render for TableRender<'_> {
+    #[inline]
+    fn line(&mut self, url: &[u8], verdicts: &[Verdict]) -> io::Result<()> {
+        let t = self.table;
+        self.url.clear();
+        match t.format {
+            Format::Csv => {
+                push_csv_field(&mut self.quoter, &mut self.url, url)
+            }
+            Format::Tsv => push_tsv_field(&mut self.url, url),
+            Format::Jsonl => push_json_string(&mut self.url, url),
+        }
+        if t.long {
+            for (i, &v) in verdicts.iter().enumerate() {
+                self.buf.extend_from_slice(&t.row_start);
+                self.buf.extend_from_slice(&self.url);
+                self.buf.extend_from_slice(t.cell(i, v));
+                self.buf.extend_from_slice(&t.row_end);
+            }
+            return Ok(());
+        }
+        self.buf.extend_from_slice(&t.row_start);
+        self.buf.extend_from_slice(&self.url);
+        self.buf.extend_from_slice(&t.url_end);
+        for (i, &v) in verdicts.iter().enumerate() {
+            self.buf.extend_from_slice(t.cell(i, v));
+        }
+        self.buf.extend_from_slice(&t.row_end);
+        Ok(())
+    }
+
+    fn finish(&mut self, out: &mut Vec<u8>) -> io::Result<()> {
+        out.clear();
+        std::mem::swap(out, &mut self.buf);
+        Ok(())
+    }
+}
+
+/// Renders only the lines whose verdict is the one wanted, each as read
+/// and followed by `\n`: a line is allowed when every matcher allows it,
+/// disallowed when any disallows it.
+#[derive(Debug)]
+pub struct EmitRender {
+    allowed: bool,
+    buf: Vec<u8>,
+}
+
+impl EmitRender {
+    /// Emits the allowed lines when `allowed`, else the disallowed ones.
+    pub fn new(allowed: bool) -> EmitRender {
+        EmitRender { allowed, buf: vec![] }
+    }
+}
+
+impl Render for EmitRender {
+    #[inline]
+    fn line(&mut self, url: &[u8], verdicts: &[Verdict]) -> io::Result<()> {
+        let allowed = verdicts.iter().all(|v| v.is_allowed());
+        if allowed == self.allowed {
+            self.buf.extend_from_slice(url);
+            self.buf.push(b'\n');
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, out: &mut Vec<u8>) -> io::Result<()> {
+        out.clear();
+        std::mem::swap(out, &mut self.buf);
+        Ok(())
+    }
+}
+
+/// Renders nothing: counts, per matcher, the allowed and disallowed
+/// verdicts, and the lines allowed by every matcher, into counters shared
+/// by every worker.
+#[derive(Debug)]
+pub struct CountRender<'a> {
+    counts: &'a Counts,
+    local: Vec<u64>,
+}
+
+/// The counters of [`CountRender`]s.
+#[derive(Debug)]
+pub struct Counts {
+    /// `[allowed, disallowed]` per matcher, then the lines that every
+    /// matcher allows.
+    counts: Vec<AtomicU64>,
+}
+
+impl Counts {
+    /// Counters for `matchers` matchers, all zero.
+    pub fn new(matchers: usize) -> Counts {
+        Counts { counts: (0..2 * matchers + 1).map(|_| 0.into()).collect() }
+    }
+
+    /// A renderer adding to these counters.
+    pub fn render(&self) -> CountRender<'_> {
+        CountRender { counts: self, local: vec![0; self.counts.len()] }
+    }
+
+    /// Allowed verdicts of the matcher `i`.
+    pub fn allowed(&self, i: usize) -> u64 {
+        self.counts[2 * i].load(Ordering::Relaxed)
+    }
+
+    /// Disallowed verdicts of the matcher `i`.
+    pub fn disallowed(&self, i: usize) -> u64 {
+        self.counts[2 * i + 1].load(Ordering::Relaxed)
+    }
+
+    /// Lines allowed by every matcher.
+    pub fn all_allowed(&self) -> u64 {
+        self.counts[self.counts.len() - 1].load(Ordering::Relaxed)
+    }
+}
+
+impl Render for CountRender<'_> {
+    #[inline]
+    fn line(&mut self, _: &[u8], verdicts: &[Verdict]) -> io::Result<()> {
+        let mut all = true;
+        for (i, v) in verdicts.iter().enumerate() {
+            all &= v.is_allowed();
+            self.local[2 * i + usize::from(!v.is_allowed())] += 1;
+        }
+        *self.local.last_mut().expect("never empty") += u64::from(all);
+        Ok(())
+    }
+
+    fn finish(&mut self, out: &mut Vec<u8>) -> io::Result<()> {
+        out.clear();
+        for (count, local) in self.counts.counts.iter().zip(&mut self.local) {
+            count.fetch_add(std::mem::take(local), Ordering::Relaxed);
+        }
         Ok(())
     }
 }
