@@ -405,7 +405,6 @@ rbtest!(error_usage, |dir: Dir, _: TestCommand| {
         (&["--frobnicate", "robots.txt", "urls.txt"], "--frobnicate"),
         (&["robots.txt"], "<URLS>"),
         (&[], "<ROBOTS>"),
-        (&["-a", "A", "-a", "B", "robots.txt", "urls.txt"], "agent"),
     ] {
         let err = dir.command().args(args).assert_error();
         assert!(err.contains(needle), "{args:?}: {err}");

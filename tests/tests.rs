@@ -4,6 +4,7 @@
 mod macros;
 mod util;
 
+mod audit;
 mod cli;
 mod conformance;
 mod crawl;

@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 use robots_batch::{Dialect, EngineKind, DEFAULT_MAX_ROBOTS_BYTES};
 
 const ABOUT: &str = "\
@@ -38,10 +38,16 @@ EXIT CODES:
   2  usage error (unknown flag or value, empty agent) or I/O error (missing
      or unreadable file, a directory given as a file)
 
+  With --emit, the exit code is grep's: 0 when a URL was printed, 1 when
+  none was, 2 on error.
+
 EXAMPLES:
   robots-batch robots.txt urls.txt > verdicts.csv
   robots-batch -a Googlebot --dialect google robots.txt urls.txt
-  zcat urls.txt.gz | robots-batch --stats robots.txt - | head";
+  zcat urls.txt.gz | robots-batch --stats robots.txt - | head
+  robots-batch -a GPTBot,CCBot -a ClaudeBot robots.txt urls.txt
+  robots-batch --agents ai --layout long --explain robots.txt urls.txt
+  robots-batch --emit allowed -a MyBot robots.txt crawl.log | wc -l";
 
 /// The command line.
 #[derive(Debug, Parser)]
@@ -62,22 +68,105 @@ pub struct Args {
     #[arg(value_name = "URLS")]
     pub urls: PathBuf,
 
-    /// The crawler's product token [default: *].
+    /// The crawler's product token [default: *]; repeat it, or separate
+    /// agents with commas, to judge several agents in one pass.
     ///
     /// Groups naming it apply (compared case-insensitively); without one, or
     /// with the default `*`, only the `*` groups apply. An agent that is not
     /// a valid product token (letters, `-` and `_`) is used as given, with a
     /// warning naming the token it could mean (`FooBot/1.0` means
-    /// `FooBot`). An empty agent is an error.
+    /// `FooBot`). An empty agent is an error. With several agents (from
+    /// -a, --agents-file and --agents together, in that order, duplicates
+    /// dropped), each URL is read and its path extracted once, and the
+    /// output has a column per agent (see --layout).
     #[arg(
         short,
         long,
         value_name = "AGENT",
-        default_value = "*",
-        hide_default_value = true,
+        value_delimiter = ',',
+        action = clap::ArgAction::Append,
         value_parser = parse_agent
     )]
-    pub agent: String,
+    pub agent: Vec<String>,
+
+    /// Also judge the agents listed in FILE, one per line.
+    ///
+    /// Lines are trimmed; empty lines and lines starting with `#` are
+    /// skipped.
+    #[arg(long, value_name = "FILE")]
+    pub agents_file: Option<PathBuf>,
+
+    /// Also judge a built-in list of agents: `ai`, the well-known AI
+    /// crawlers.
+    ///
+    /// ai: GPTBot, OAI-SearchBot, ChatGPT-User, ClaudeBot, Claude-SearchBot,
+    /// Claude-User, anthropic-ai, Claude-Web, Google-Extended, GoogleOther,
+    /// Applebot-Extended, CCBot, PerplexityBot, Perplexity-User,
+    /// Bytespider, Amazonbot, meta-externalagent, meta-externalfetcher,
+    /// FacebookBot, cohere-ai, cohere-training-data-crawler,
+    /// MistralAI-User, DuckAssistBot, YouBot, Diffbot, Timpibot, omgili,
+    /// omgilibot, Webzio-Extended, ImagesiftBot (their operators' product
+    /// tokens, as of 2025).
+    #[arg(long, value_name = "LIST")]
+    pub agents: Option<AgentList>,
+
+    /// How several agents are laid out: wide or long.
+    ///
+    /// wide (the default with several agents): `url,<agent1>,<agent2>,...`,
+    /// one row per URL. long: `url,agent,verdict`, one row per URL and
+    /// agent, the agents in order. One agent, without --layout, gives
+    /// `url,verdict`.
+    #[arg(long, value_name = "LAYOUT")]
+    pub layout: Option<LayoutArg>,
+
+    /// Add why each verdict was given: line, rule, group and reason.
+    ///
+    /// `line` and `rule` are the deciding rule's line number and its text
+    /// as written (empty when no rule decided); `group` is the group the
+    /// rules came from (the agent token as the robots.txt wrote it, or `*`;
+    /// empty when no group applies); `reason` is `rule`,
+    /// `no-matching-rule`, `no-group` or `implicit-robots-txt` (RFC 9309
+    /// always allows /robots.txt). With --layout wide, each agent gets the
+    /// four columns `<agent>.line`, `<agent>.rule`, `<agent>.group` and
+    /// `<agent>.reason` after its verdict.
+    #[arg(long)]
+    pub explain: bool,
+
+    /// Print only the URLs with this verdict (allowed or disallowed), one
+    /// per line, as read.
+    ///
+    /// For pipelines: no header, no quoting. With several agents, a URL is
+    /// allowed only if every agent may fetch it, and disallowed if any may
+    /// not. The exit code is grep's: 0 when a URL was printed, 1 when none
+    /// was, 2 on error.
+    #[arg(
+        long,
+        value_name = "VERDICT",
+        conflicts_with_all = ["layout", "explain", "format"]
+    )]
+    pub emit: Option<EmitArg>,
+
+    /// Print only counts.
+    ///
+    /// With --emit, the number of URLs it would print (exit code 0 when it
+    /// is not zero, 1 when it is). Without, a CSV table `agent,allowed,
+    /// disallowed` with a row per agent (exit code 0).
+    #[arg(
+        short = 'c',
+        long,
+        conflicts_with_all = ["layout", "explain", "format"]
+    )]
+    pub count: bool,
+
+    /// The output's syntax: csv, tsv or jsonl [default: csv].
+    ///
+    /// csv: RFC 4180. tsv: tab-separated, with tabs, CRs and backslashes
+    /// in fields written `\t`, `\r` and `\\`. jsonl: one JSON object per
+    /// line, `{"url":...,"verdict":...}` (long layout: with `"agent"`; wide
+    /// layout: `"verdicts":{"<agent>":...}`), URL bytes that are not UTF-8
+    /// written as U+FFFD.
+    #[arg(long, value_name = "FORMAT")]
+    pub format: Option<FormatArg>,
 
     /// How to read the robots.txt: rfc9309, google, draft1996 or orig1994.
     ///
@@ -145,4 +234,40 @@ fn parse_agent(agent: &str) -> Result<String, String> {
             .to_string());
     }
     Ok(agent.to_string())
+}
+
+/// The built-in agent lists.
+#[derive(Clone, Copy, Debug, Eq, PartialEq, ValueEnum)]
+pub enum AgentList {
+    /// The well-known AI crawlers.
+    Ai,
+}
+
+/// `--layout`.
+#[derive(Clone, Copy, Debug, Eq, PartialEq, ValueEnum)]
+pub enum LayoutArg {
+    /// One row per URL, one column per agent.
+    Wide,
+    /// One row per URL and agent.
+    Long,
+}
+
+/// `--emit`.
+#[derive(Clone, Copy, Debug, Eq, PartialEq, ValueEnum)]
+pub enum EmitArg {
+    /// The URLs every agent may fetch.
+    Allowed,
+    /// The URLs some agent may not fetch.
+    Disallowed,
+}
+
+/// `--format`.
+#[derive(Clone, Copy, Debug, Eq, PartialEq, ValueEnum)]
+pub enum FormatArg {
+    /// RFC 4180 CSV.
+    Csv,
+    /// Tab-separated values.
+    Tsv,
+    /// JSON lines.
+    Jsonl,
 }

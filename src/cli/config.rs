@@ -7,10 +7,27 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use robots_batch::{
     is_valid_product_token, product_token, Batch, BatchBuilder, Dialect,
-    Matcher, MatcherBuilder, MmapChoice, Robots, WarningKind,
+    Format, Layout, Matcher, MatcherBuilder, MmapChoice, Robots, Table,
+    TableBuilder, WarningKind, AI_CRAWLERS,
 };
 
+use crate::cli::args::{AgentList, EmitArg, FormatArg, LayoutArg};
 use crate::cli::Args;
+
+/// What the run prints.
+#[derive(Debug)]
+pub enum Output {
+    /// `url,verdict` CSV for one agent: the fast path.
+    Plain,
+    /// Any other table: several agents, explanations, TSV or JSON lines.
+    Table(Table),
+    /// Only the URLs with a verdict (`true`: allowed by every agent).
+    Emit(bool),
+    /// Only the number of URLs with a verdict.
+    CountEmit(bool),
+    /// Only the counts of each verdict per agent.
+    Count,
+}
 
 /// Where the URLs come from.
 #[derive(Debug)]
@@ -42,7 +59,9 @@ pub struct Config {
     pub batch: Batch,
     /// The URLs.
     pub input: Input,
-    /// Print the CSV header.
+    /// What to print.
+    pub output: Output,
+    /// Print the header.
     pub header: bool,
     /// Print counts and throughput at the end.
     pub stats: bool,
@@ -63,9 +82,7 @@ impl Config {
             }
         }
 
-        // N.B. One agent for now; the pipeline already takes one matcher
-        // per agent, so more need only a flag and a header.
-        let agents = vec![args.agent];
+        let agents = agents(&args)?;
         for agent in &agents {
             warn_agent(agent, args.dialect);
         }
@@ -99,6 +116,46 @@ impl Config {
         batch.memory_map(unsafe { MmapChoice::auto() });
         let batch = batch.build().context("failed to start worker threads")?;
 
+        let output = match (args.emit, args.count) {
+            (Some(emit), count) => {
+                let allowed = emit == EmitArg::Allowed;
+                if count {
+                    Output::CountEmit(allowed)
+                } else {
+                    Output::Emit(allowed)
+                }
+            }
+            (None, true) => Output::Count,
+            (None, false) => {
+                let format = match args.format {
+                    None | Some(FormatArg::Csv) => Format::Csv,
+                    Some(FormatArg::Tsv) => Format::Tsv,
+                    Some(FormatArg::Jsonl) => Format::Jsonl,
+                };
+                let layout = match args.layout {
+                    None => Layout::Single,
+                    Some(LayoutArg::Wide) => Layout::Wide,
+                    Some(LayoutArg::Long) => Layout::Long,
+                };
+                if agents.len() == 1
+                    && format == Format::Csv
+                    && layout == Layout::Single
+                    && !args.explain
+                {
+                    Output::Plain
+                } else {
+                    let names: Vec<&str> =
+                        agents.iter().map(String::as_str).collect();
+                    let table = TableBuilder::new()
+                        .format(format)
+                        .layout(layout)
+                        .explain(args.explain)
+                        .build(&names, &matchers);
+                    Output::Table(table)
+                }
+            }
+        };
+
         let input = if args.urls.as_os_str() == "-" {
             Input::Stdin
         } else {
@@ -109,10 +166,43 @@ impl Config {
             agents,
             batch,
             input,
+            output,
             header: !args.no_header,
             stats: args.stats,
         })
     }
+}
+
+/// The agents to judge: those of `-a`, then of `--agents-file`, then of
+/// `--agents`, each once (compared case-insensitively, as groups are); `*`
+/// when none is given.
+fn agents(args: &Args) -> anyhow::Result<Vec<String>> {
+    let mut agents: Vec<String> = args.agent.clone();
+    if let Some(ref path) = args.agents_file {
+        let bytes = std::fs::read(path)
+            .with_context(|| format!("failed to read {}", path.display()))?;
+        let text = String::from_utf8(bytes).map_err(|_| {
+            anyhow::anyhow!("{}: agents file is not UTF-8", path.display())
+        })?;
+        for line in text.lines() {
+            let agent = line.trim();
+            if !agent.is_empty() && !agent.starts_with('#') {
+                agents.push(agent.to_string());
+            }
+        }
+    }
+    if let Some(AgentList::Ai) = args.agents {
+        agents.extend(AI_CRAWLERS.iter().map(|a| a.token.to_string()));
+    }
+    let mut seen = std::collections::HashSet::new();
+    agents.retain(|a| seen.insert(a.to_ascii_lowercase()));
+    if agents.is_empty() {
+        if let Some(ref path) = args.agents_file {
+            anyhow::bail!("no agent in {} (one per line)", path.display());
+        }
+        agents.push("*".to_string());
+    }
+    Ok(agents)
 }
 
 fn read_robots(path: &Path) -> anyhow::Result<Vec<u8>> {

@@ -8,11 +8,11 @@ use clap::Parser;
 
 #[macro_use]
 mod messages;
-mod args;
+pub mod args;
 mod config;
 
 pub use self::args::Args;
-pub use self::config::{Config, Input};
+pub use self::config::{Config, Input, Output};
 pub use self::messages::emit;
 
 /// Parses the command line. `--help` and `--version` print and give

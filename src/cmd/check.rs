@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use robots_batch::{CsvRender, Stats};
+use robots_batch::{Counts, CsvRender, EmitRender, Render, Sink, Stats};
 
-use crate::cli::{Config, Input};
+use crate::cli::{Config, Input, Output};
 
 /// Prints the verdicts of every line of the input.
 pub fn run(config: Config) -> anyhow::Result<ExitCode> {
@@ -37,30 +37,41 @@ pub fn run(config: Config) -> anyhow::Result<ExitCode> {
     }
     // The progress bar's length: a regular file's size.
     let total = metadata.filter(|md| md.is_file()).map(|md| md.len());
-    if config.header {
-        stdout
-            .write_all(&CsvRender::header())
-            .context("failed to write output")?;
+    let header: &[u8] = match config.output {
+        Output::Plain => &CsvRender::header(),
+        Output::Table(ref table) => table.header(),
+        Output::Emit(_) | Output::CountEmit(_) | Output::Count => b"",
+    };
+    if config.header && !header.is_empty() {
+        stdout.write_all(header).context("failed to write output")?;
     }
     let mut progress = Progress::new(start, total);
     let mut write_failed = false;
+    // Lines written (only counted for --emit, whose rows are lines).
+    let mut emitted = 0u64;
+    let count_lines = matches!(config.output, Output::CountEmit(_));
     let mut sink = |rendered: &[u8], total: &Stats| -> io::Result<()> {
-        if let Err(err) = stdout.write_all(rendered) {
-            write_failed = true;
-            return Err(err);
+        if count_lines {
+            emitted += memchr::memchr_iter(b'\n', rendered).count() as u64;
+        } else if !rendered.is_empty() {
+            emitted += 1;
+            if let Err(err) = stdout.write_all(rendered) {
+                write_failed = true;
+                return Err(err);
+            }
         }
         progress.update(total.bytes());
         Ok(())
     };
-    let (batch, matchers) = (&config.batch, &config.matchers);
-    let result = match file {
-        None => {
-            let stdin = io::stdin().lock();
-            batch.run_reader(matchers, stdin, CsvRender::new, &mut sink)
+    let counts = Counts::new(config.matchers.len());
+    let source = Source { config: &config, file: file.as_ref() };
+    let result = match config.output {
+        Output::Plain => source.run(CsvRender::new, &mut sink),
+        Output::Table(ref table) => source.run(|| table.render(), &mut sink),
+        Output::Emit(allowed) | Output::CountEmit(allowed) => {
+            source.run(|| EmitRender::new(allowed), &mut sink)
         }
-        Some(ref file) => {
-            batch.run_file(matchers, file, CsvRender::new, &mut sink)
-        }
+        Output::Count => source.run(|| counts.render(), &mut sink),
     };
     progress.finish();
     let stats = result.map_err(|err| {
@@ -71,11 +82,69 @@ pub fn run(config: Config) -> anyhow::Result<ExitCode> {
         };
         anyhow::Error::new(err).context(context)
     })?;
+    let code = match config.output {
+        Output::Plain | Output::Table(_) => ExitCode::SUCCESS,
+        Output::Emit(_) => grep_code(emitted > 0),
+        Output::CountEmit(_) => {
+            writeln!(stdout, "{emitted}").context("failed to write output")?;
+            grep_code(emitted > 0)
+        }
+        Output::Count => {
+            let mut wtr = csv::Writer::from_writer(vec![]);
+            if config.header {
+                wtr.write_record(["agent", "allowed", "disallowed"])?;
+            }
+            for (i, agent) in config.agents.iter().enumerate() {
+                wtr.write_record([
+                    agent.clone(),
+                    counts.allowed(i).to_string(),
+                    counts.disallowed(i).to_string(),
+                ])?;
+            }
+            let table = wtr.into_inner().map_err(|e| e.into_error())?;
+            stdout.write_all(&table).context("failed to write output")?;
+            ExitCode::SUCCESS
+        }
+    };
     stdout.flush().context("failed to write output")?;
     if config.stats {
         print_stats(&stats, start.elapsed());
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(code)
+}
+
+/// grep's exit code: 0 when something matched, 1 when nothing did.
+fn grep_code(matched: bool) -> ExitCode {
+    if matched {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// The URLs of a run: standard input or an open file.
+struct Source<'a> {
+    config: &'a Config,
+    file: Option<&'a File>,
+}
+
+impl Source<'_> {
+    /// Runs every URL through the matchers, rendering with `new_render`.
+    fn run<R, F, S>(&self, new_render: F, sink: S) -> io::Result<Stats>
+    where
+        R: Render,
+        F: Fn() -> R + Sync,
+        S: Sink,
+    {
+        let (batch, matchers) = (&self.config.batch, &self.config.matchers);
+        match self.file {
+            None => {
+                let stdin = io::stdin().lock();
+                batch.run_reader(matchers, stdin, new_render, sink)
+            }
+            Some(file) => batch.run_file(matchers, file, new_render, sink),
+        }
+    }
 }
 
 fn print_stats(stats: &Stats, elapsed: Duration) {

@@ -1,0 +1,499 @@
+//! Audits, end to end: several agents in one pass (`-a` repeated or
+//! comma-separated, `--agents-file`, `--agents ai`, `--layout`),
+//! `--explain`, the filter mode (`--emit`, `-c`) and `--format`.
+
+use robots_batch::{Dialect, Matcher, Robots, Verdict, AI_CRAWLERS};
+
+use crate::util::{Dir, TestCommand, EXAMPLE_ROBOTS, EXAMPLE_URLS};
+
+/// The lines of `input` as the output contract defines them.
+fn lines(input: &[u8]) -> Vec<&[u8]> {
+    let mut lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
+    let last = lines.pop().filter(|last| !last.is_empty());
+    lines
+        .into_iter()
+        .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
+        .chain(last)
+        .collect()
+}
+
+/// Each line's verdict for each agent, from the library, one line and one
+/// agent at a time (no batch, no shared path).
+fn verdicts(robots: &str, agents: &[&str], input: &[u8]) -> Vec<Vec<bool>> {
+    let robots = Robots::parse(robots.as_bytes());
+    let matchers: Vec<Matcher> = agents
+        .iter()
+        .map(|a| Matcher::new(&robots, a, Dialect::Rfc9309))
+        .collect();
+    let mut scratches: Vec<_> = matchers.iter().map(|m| m.scratch()).collect();
+    lines(input)
+        .into_iter()
+        .map(|line| {
+            matchers
+                .iter()
+                .zip(&mut scratches)
+                .map(|(m, s)| m.verdict(line, s).is_allowed())
+                .collect()
+        })
+        .collect()
+}
+
+fn name(allowed: bool) -> &'static str {
+    if allowed {
+        "allowed"
+    } else {
+        "disallowed"
+    }
+}
+
+/// The wide CSV that `agents` must give, built with the csv crate.
+fn wide_csv(agents: &[&str], input: &[u8]) -> Vec<u8> {
+    let mut wtr = csv::Writer::from_writer(vec![]);
+    let mut header = vec!["url"];
+    header.extend_from_slice(agents);
+    wtr.write_record(&header).unwrap();
+    let all = verdicts(EXAMPLE_ROBOTS, agents, input);
+    for (line, vs) in lines(input).into_iter().zip(all) {
+        let mut record: Vec<&[u8]> = vec![line];
+        record.extend(vs.iter().map(|&v| name(v).as_bytes()));
+        wtr.write_record(&record).unwrap();
+    }
+    wtr.into_inner().unwrap()
+}
+
+rbtest!(several_agents_wide, |dir: Dir, mut cmd: TestCommand| {
+    dir.create("urls.txt", EXAMPLE_URLS);
+    let agents = ["GPTBot", "Googlebot", "*", "NoSuchBot"];
+    let want = wide_csv(&agents, EXAMPLE_URLS.as_bytes());
+    let got = cmd
+        .args(["-a", "GPTBot,Googlebot", "-a", "*", "--agent=NoSuchBot"])
+        .args(["robots.txt", "urls.txt"])
+        .stdout();
+    eqnice!(want, got);
+    for row in [
+        "url,GPTBot,Googlebot,*,NoSuchBot",
+        "https://www.example.com/,disallowed,allowed,allowed,allowed",
+        "https://www.example.com/cart/,disallowed,disallowed,disallowed,\
+         disallowed",
+        "https://www.example.com/press/,allowed,allowed,allowed,allowed",
+        "https://www.example.com/assets/logo.png,disallowed,disallowed,\
+         allowed,allowed",
+    ] {
+        assert!(got.lines().any(|l| l == row), "no row {row:?} in\n{got}");
+    }
+    // The same with threads, tiny chunks and standard input, and with
+    // the agents given in a file.
+    dir.create(
+        "agents.txt",
+        "# audit\nGPTBot\n\n  Googlebot  \n*\nNoSuchBot\n",
+    );
+    for args in [
+        &["-j1"][..],
+        &["-j3", "--chunk-size", "7"],
+        &["--agents-file", "agents.txt", "-j2"],
+    ] {
+        let mut cmd = dir.command();
+        cmd.args(args);
+        if !args.contains(&"--agents-file") {
+            cmd.args(["-a", "GPTBot,Googlebot,*,NoSuchBot"]);
+        }
+        let got = cmd.args(["robots.txt", "-"]).stdin(EXAMPLE_URLS).stdout();
+        eqnice!(want, got);
+    }
+});
+
+rbtest!(duplicate_agents_once, |dir: Dir, mut cmd: TestCommand| {
+    dir.create("urls.txt", "/cart/\n/press/\n");
+    dir.create("agents.txt", "gptbot\nGooglebot\n");
+    let got = cmd
+        .args(["-a", "GPTBot", "--agents-file", "agents.txt", "-a", "GPTBot"])
+        .args(["robots.txt", "urls.txt"])
+        .stdout();
+    // -a first, then the file; `gptbot` is `GPTBot` again.
+    eqnice!(
+        "url,GPTBot,Googlebot\n/cart/,disallowed,disallowed\n\
+         /press/,allowed,allowed\n",
+        got
+    );
+});
+
+rbtest!(one_agent_layouts, |dir: Dir, _: TestCommand| {
+    dir.create("urls.txt", "/cart/\n/a\n");
+    let run = |args: &[&str]| {
+        dir.command().args(args).args(["robots.txt", "urls.txt"]).stdout()
+    };
+    eqnice!("url,verdict\n/cart/,disallowed\n/a,allowed\n", run(&[]));
+    // The same agent twice is one agent.
+    eqnice!(
+        "url,verdict\n/cart/,disallowed\n/a,disallowed\n",
+        run(&["-a", "GPTBot,gptbot"])
+    );
+    eqnice!(
+        "url,*\n/cart/,disallowed\n/a,allowed\n",
+        run(&["--layout", "wide"])
+    );
+    eqnice!(
+        "url,agent,verdict\n/cart/,GPTBot,disallowed\n/a,GPTBot,disallowed\n",
+        run(&["--layout", "long", "-a", "GPTBot"])
+    );
+});
+
+rbtest!(long_layout, |dir: Dir, mut cmd: TestCommand| {
+    dir.create("urls.txt", EXAMPLE_URLS);
+    let agents = ["Googlebot", "GPTBot"];
+    let got = cmd
+        .args(["--layout", "long", "-a", "Googlebot,GPTBot", "-j3"])
+        .args(["--chunk-size", "100", "robots.txt", "urls.txt"])
+        .stdout();
+    let mut wtr = csv::Writer::from_writer(vec![]);
+    wtr.write_record(["url", "agent", "verdict"]).unwrap();
+    let input = EXAMPLE_URLS.as_bytes();
+    for (line, vs) in
+        lines(input).into_iter().zip(verdicts(EXAMPLE_ROBOTS, &agents, input))
+    {
+        for (agent, v) in agents.iter().zip(vs) {
+            wtr.write_record([line, agent.as_bytes(), name(v).as_bytes()])
+                .unwrap();
+        }
+    }
+    eqnice!(wtr.into_inner().unwrap(), got);
+    assert_eq!(got.lines().count(), 1 + 2 * EXAMPLE_URLS.lines().count());
+});
+
+rbtest!(agents_ai, |dir: Dir, mut cmd: TestCommand| {
+    dir.create("urls.txt", "/\n/press/x\n");
+    let got = cmd.args(["--agents", "ai", "robots.txt", "urls.txt"]).stdout();
+    let mut rows = got.lines();
+    let header: Vec<&str> = rows.next().unwrap().split(',').collect();
+    let tokens: Vec<&str> = AI_CRAWLERS.iter().map(|a| a.token).collect();
+    assert_eq!(header[0], "url");
+    assert_eq!(header[1..], tokens[..]);
+    for token in ["GPTBot", "ClaudeBot", "CCBot", "Google-Extended"] {
+        assert!(tokens.contains(&token), "{token}");
+    }
+    // The example robots.txt names only GPTBot among them.
+    let rest = ",allowed".repeat(tokens.len() - 1);
+    eqnice!(
+        format!("/,disallowed{rest}\n/press/x,allowed{rest}\n"),
+        rows.map(|r| format!("{r}\n")).collect::<String>()
+    );
+    // --agents ai comes after -a, without repeating it.
+    let got = dir
+        .command()
+        .args(["-a", "Googlebot,ccbot", "--agents", "ai", "--no-header"])
+        .args(["--layout", "long", "robots.txt", "urls.txt"])
+        .stdout();
+    let agents: Vec<&str> = got
+        .lines()
+        .take(tokens.len() + 1)
+        .map(|l| l.split(',').nth(1).unwrap())
+        .collect();
+    assert_eq!(agents[..2], ["Googlebot", "ccbot"]);
+    assert!(!agents[2..].contains(&"CCBot"));
+    assert_eq!(agents.len(), tokens.len() + 1);
+});
+
+rbtest!(help_mentions_audit_options, |_: Dir, mut cmd: TestCommand| {
+    let long = cmd.arg("--help").stdout();
+    for needle in [
+        "--agents-file",
+        "--agents <LIST>",
+        "GPTBot, OAI-SearchBot",
+        "ImagesiftBot",
+        "--layout",
+        "wide",
+        "long",
+        "--explain",
+        "no-matching-rule",
+        "implicit-robots-txt",
+        "--emit",
+        "-c, --count",
+        "--format",
+        "jsonl",
+        "tsv",
+        "grep",
+    ] {
+        assert!(long.contains(needle), "--help lacks {needle:?}:\n{long}");
+    }
+});
+
+rbtest!(explain_every_reason, |dir: Dir, mut cmd: TestCommand| {
+    // An empty line ends no group: `b` shares the `*` group's rule.
+    dir.create(
+        "odd.txt",
+        "User-agent: a\nDisallow: /x\nAllow: /x,y # comma\n\
+         User-agent: b\n\nUser-agent: *\ndissallow:   /q\n",
+    );
+    dir.create(
+        "urls.txt",
+        "/x\n/x,y/z\n/robots.txt\n/q\n/other\nhttps://e.com/q?x\n",
+    );
+    let got = cmd
+        .args(["--explain", "-a", "a,b,*", "--layout", "long"])
+        .args(["odd.txt", "urls.txt"])
+        .stdout();
+    eqnice!(
+        "url,agent,verdict,line,rule,group,reason\n\
+         /x,a,disallowed,2,Disallow: /x,a,rule\n\
+         /x,b,allowed,,,b,no-matching-rule\n\
+         /x,*,allowed,,,*,no-matching-rule\n\
+         \"/x,y/z\",a,allowed,3,\"Allow: /x,y # comma\",a,rule\n\
+         \"/x,y/z\",b,allowed,,,b,no-matching-rule\n\
+         \"/x,y/z\",*,allowed,,,*,no-matching-rule\n\
+         /robots.txt,a,allowed,,,a,implicit-robots-txt\n\
+         /robots.txt,b,allowed,,,b,implicit-robots-txt\n\
+         /robots.txt,*,allowed,,,*,implicit-robots-txt\n\
+         /q,a,allowed,,,a,no-matching-rule\n\
+         /q,b,disallowed,7,dissallow:   /q,b,rule\n\
+         /q,*,disallowed,7,dissallow:   /q,*,rule\n\
+         /other,a,allowed,,,a,no-matching-rule\n\
+         /other,b,allowed,,,b,no-matching-rule\n\
+         /other,*,allowed,,,*,no-matching-rule\n\
+         https://e.com/q?x,a,allowed,,,a,no-matching-rule\n\
+         https://e.com/q?x,b,disallowed,7,dissallow:   /q,b,rule\n\
+         https://e.com/q?x,*,disallowed,7,dissallow:   /q,*,rule\n",
+        got
+    );
+    // No group: a robots.txt without a `*` group, for another agent.
+    dir.create("nostar.txt", "User-agent: a\nDisallow: /\n");
+    let got = dir
+        .command()
+        .args(["--explain", "-a", "zz", "nostar.txt", "urls.txt"])
+        .stdout();
+    assert!(got.starts_with("url,verdict,line,rule,group,reason\n"));
+    assert!(got.contains("\n/x,allowed,,,,no-group\n"), "{got}");
+    // The group is named as the robots.txt wrote it.
+    let got = dir
+        .command()
+        .args(["--explain", "-a", "A", "odd.txt", "-"])
+        .stdin("/x\n")
+        .stdout();
+    eqnice!(
+        "url,verdict,line,rule,group,reason\n/x,disallowed,2,Disallow: /x,a,rule\n",
+        got
+    );
+});
+
+rbtest!(explain_wide_matches_library, |dir: Dir, mut cmd: TestCommand| {
+    dir.create("urls.txt", EXAMPLE_URLS);
+    let agents = ["Googlebot", "*"];
+    let got = cmd
+        .args(["--explain", "-a", "Googlebot,*", "-j2", "--chunk-size", "50"])
+        .args(["robots.txt", "urls.txt"])
+        .stdout_bytes();
+    let robots = Robots::parse(EXAMPLE_ROBOTS.as_bytes());
+    let matchers: Vec<Matcher> = agents
+        .iter()
+        .map(|a| Matcher::new(&robots, a, Dialect::Rfc9309))
+        .collect();
+    let mut wtr = csv::Writer::from_writer(vec![]);
+    let mut header = vec!["url".to_string()];
+    for a in agents {
+        header.push(a.to_string());
+        for f in ["line", "rule", "group", "reason"] {
+            header.push(format!("{a}.{f}"));
+        }
+    }
+    wtr.write_record(&header).unwrap();
+    for line in lines(EXAMPLE_URLS.as_bytes()) {
+        let mut record: Vec<Vec<u8>> = vec![line.to_vec()];
+        for m in &matchers {
+            let v: Verdict = m.verdict(line, &mut m.scratch());
+            record.push(v.name().into());
+            match v.reason() {
+                robots_batch::Reason::Rule(k) => {
+                    let rule = &m.rules()[k as usize];
+                    record.push(rule.line().to_string().into());
+                    record.push(rule.text().to_vec());
+                }
+                _ => record.extend([vec![], vec![]]),
+            }
+            record.push(m.group().name().to_vec());
+            record.push(v.reason().name().into());
+        }
+        wtr.write_record(&record).unwrap();
+    }
+    eqnice!(wtr.into_inner().unwrap(), got);
+    let text = String::from_utf8(got).unwrap();
+    for row in [
+        "https://www.example.com/assets/site.css,allowed,22,\
+         Allow: /assets/*.css$,Googlebot,rule,allowed,,,*,no-matching-rule",
+        "https://www.example.com/search?q=robots,allowed,,,Googlebot,\
+         no-matching-rule,disallowed,8,Disallow: /search,*,rule",
+    ] {
+        assert!(text.lines().any(|l| l == row), "no row {row:?}\n{text}");
+    }
+});
+
+rbtest!(emit_filters, |dir: Dir, _: TestCommand| {
+    dir.create(
+        "urls.txt",
+        "/press/a\n/cart/\n\"odd,\" line\n/\n/robots.txt\r\n/search\n",
+    );
+    let run = |args: &[&str], code: i32| {
+        let out = dir
+            .command()
+            .args(args)
+            .args(["robots.txt", "urls.txt"])
+            .assert_exit_code(code);
+        assert!(out.stderr.is_empty(), "{args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // Lines as read: no header, no quotes.
+    eqnice!(
+        "/press/a\n\"odd,\" line\n/\n/robots.txt\n",
+        run(&["--emit", "allowed"], 0)
+    );
+    eqnice!("/cart/\n/search\n", run(&["--emit", "disallowed"], 0));
+    // Several agents: allowed only when every agent is allowed.
+    eqnice!(
+        "/press/a\n/robots.txt\n",
+        run(&["--emit", "allowed", "-a", "*,GPTBot"], 0)
+    );
+    eqnice!(
+        "/cart/\n\"odd,\" line\n/\n/search\n",
+        run(&["--emit", "disallowed", "-a", "*,GPTBot"], 0)
+    );
+    // Counts, and grep's exit codes.
+    eqnice!("4\n", run(&["-c", "--emit", "disallowed", "-a", "*,GPTBot"], 0));
+    dir.create("all.txt", "User-agent: *\nDisallow: /\n");
+    dir.create("two.txt", "/a\n/b\n");
+    for (args, want) in [
+        (&["--emit", "allowed"][..], ""),
+        (&["-c", "--emit", "allowed", "-a", "x,y"], "0\n"),
+    ] {
+        let out = dir
+            .command()
+            .args(args)
+            .args(["all.txt", "two.txt"])
+            .assert_exit_code(1);
+        assert!(out.stderr.is_empty());
+        eqnice!(want, out.stdout);
+    }
+    eqnice!(
+        "agent,allowed,disallowed\n*,4,2\nGPTBot,2,4\n",
+        run(&["-c", "-a", "*,GPTBot"], 0)
+    );
+    eqnice!("*,4,2\n", run(&["-c", "--no-header"], 0));
+    // Threads and chunks change nothing.
+    let big = EXAMPLE_URLS.repeat(50);
+    dir.create("big.txt", &big);
+    let want: String = lines(big.as_bytes())
+        .into_iter()
+        .zip(verdicts(EXAMPLE_ROBOTS, &["GPTBot"], big.as_bytes()))
+        .filter(|(_, v)| !v[0])
+        .map(|(l, _)| format!("{}\n", String::from_utf8_lossy(l)))
+        .collect();
+    for args in [&["-j1"][..], &["-j3", "--chunk-size", "13"]] {
+        let got = dir
+            .command()
+            .args(args)
+            .args(["--emit", "disallowed", "-a", "GPTBot", "robots.txt"])
+            .arg("big.txt")
+            .stdout();
+        eqnice!(want, got);
+    }
+    // Nothing to read: nothing printed, exit code 1.
+    let out = dir
+        .command()
+        .args(["--emit", "allowed", "robots.txt", "-"])
+        .assert_exit_code(1);
+    assert!(out.stdout.is_empty() && out.stderr.is_empty());
+});
+
+rbtest!(formats, |dir: Dir, _: TestCommand| {
+    dir.create("urls.txt", b"/cart/\ta\n/a,b\\c\n/caf\xc3\xa9 \"q\"\n/\xff\n");
+    let run = |args: &[&str]| {
+        let out = dir
+            .command()
+            .args(args)
+            .args(["robots.txt", "urls.txt"])
+            .stdout_bytes();
+        String::from_utf8_lossy(&out).into_owned()
+    };
+    // TSV escapes tabs and backslashes; other bytes pass through.
+    let tsv = dir
+        .command()
+        .args(["--format", "tsv", "robots.txt", "urls.txt"])
+        .stdout_bytes();
+    eqnice!(
+        &b"url\tverdict\n/cart/\\ta\tdisallowed\n/a,b\\\\c\tallowed\n\
+           /caf\xc3\xa9 \"q\"\tallowed\n/\xff\tallowed\n"[..],
+        tsv
+    );
+    let jsonl = run(&["--format", "jsonl", "--explain", "-a", "*,GPTBot"]);
+    let rows: Vec<serde_json::Value> =
+        jsonl.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), 4);
+    assert_eq!(rows[0]["url"], "/cart/\ta");
+    assert_eq!(rows[0]["verdicts"]["*"]["verdict"], "disallowed");
+    assert_eq!(rows[0]["verdicts"]["*"]["line"], 5);
+    assert_eq!(rows[0]["verdicts"]["*"]["rule"], "Disallow: /cart/");
+    assert_eq!(rows[0]["verdicts"]["GPTBot"]["group"], "GPTBot");
+    assert_eq!(rows[2]["url"], "/caf\u{e9} \"q\"");
+    assert_eq!(rows[2]["verdicts"]["*"]["reason"], "no-matching-rule");
+    assert!(rows[2]["verdicts"]["*"]["line"].is_null());
+    assert_eq!(rows[3]["url"], "/\u{fffd}");
+    eqnice!(
+        "{\"url\":\"/cart/\\ta\",\"verdict\":\"disallowed\"}\n\
+         {\"url\":\"/a,b\\\\c\",\"verdict\":\"allowed\"}\n\
+         {\"url\":\"/caf\u{e9} \\\"q\\\"\",\"verdict\":\"allowed\"}\n\
+         {\"url\":\"/\u{fffd}\",\"verdict\":\"allowed\"}\n",
+        run(&["--format", "jsonl"])
+    );
+    eqnice!(
+        "{\"url\":\"/cart/\\ta\",\"agent\":\"GPTBot\",\"verdict\":\
+         \"disallowed\"}\n",
+        run(&["--format", "jsonl", "--layout", "long", "-a", "GPTBot"])
+            .lines()
+            .next()
+            .unwrap()
+            .to_string()
+            + "\n"
+    );
+    // CSV does not quote a tab.
+    eqnice!(
+        "url,GPTBot\n/cart/\ta,disallowed\n",
+        run(&["--format", "csv", "--layout", "wide", "-a", "GPTBot"])
+            .lines()
+            .take(2)
+            .map(|l| format!("{l}\n"))
+            .collect::<String>()
+    );
+});
+
+rbtest!(audit_errors, |dir: Dir, _: TestCommand| {
+    dir.create("urls.txt", EXAMPLE_URLS);
+    dir.create("empty.txt", "# nothing\n\n");
+    for (args, needle) in [
+        (&["-a", "GPTBot,", "robots.txt", "urls.txt"][..], "agent"),
+        (&["--agents-file", "nope.txt", "robots.txt", "urls.txt"], "nope.txt"),
+        (
+            &["--agents-file", "empty.txt", "robots.txt", "urls.txt"],
+            "no agent",
+        ),
+        (&["--agents", "robots", "robots.txt", "urls.txt"], "robots"),
+        (&["--layout", "tall", "robots.txt", "urls.txt"], "tall"),
+        (&["--format", "xml", "robots.txt", "urls.txt"], "xml"),
+        (&["--emit", "maybe", "robots.txt", "urls.txt"], "maybe"),
+        (
+            &["--emit", "allowed", "--explain", "robots.txt", "urls.txt"],
+            "--explain",
+        ),
+        (&["-c", "--layout", "long", "robots.txt", "urls.txt"], "--layout"),
+        (
+            &[
+                "--emit",
+                "allowed",
+                "--format",
+                "tsv",
+                "robots.txt",
+                "urls.txt",
+            ],
+            "--format",
+        ),
+    ] {
+        let err = dir.command().args(args).assert_error();
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+});
