@@ -30,9 +30,13 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: cli::Args) -> anyhow::Result<ExitCode> {
-    let config = cli::Config::from_args(args)?;
-    cmd::check::run(config)
+fn run(command: cli::Command) -> anyhow::Result<ExitCode> {
+    match command {
+        cli::Command::Run(args) => {
+            cmd::check::run(cli::Config::from_args(args)?)
+        }
+        cli::Command::Check(args) => cmd::single::run(args),
+    }
 }
 
 /// True when any error in the chain is a broken pipe. `csv::Error` hides

@@ -497,3 +497,85 @@ rbtest!(audit_errors, |dir: Dir, _: TestCommand| {
         assert!(err.contains(needle), "{args:?}: {err}");
     }
 });
+
+rbtest!(check_subcommand, |dir: Dir, _: TestCommand| {
+    let run = |args: &[&str], code: i32| {
+        let out = dir.command().arg("check").args(args).assert_exit_code(code);
+        assert!(out.stderr.is_empty(), "{args:?}: {:?}", out.stderr);
+        String::from_utf8(out.stdout).unwrap()
+    };
+    eqnice!(
+        "allowed    https://www.example.com/\n",
+        run(&["robots.txt", "https://www.example.com/"], 0)
+    );
+    eqnice!(
+        "allowed    /a\ndisallowed /cart/x\nallowed    /b\n",
+        run(&["robots.txt", "/a", "/cart/x", "/b"], 1)
+    );
+    eqnice!(
+        "disallowed https://www.example.com/ (line 28: Disallow: /; group \
+         GPTBot)\n\
+         allowed    /press/x (line 29: Allow: /press/; group GPTBot)\n\
+         allowed    /robots.txt (/robots.txt is always allowed)\n",
+        run(
+            &[
+                "-a",
+                "GPTBot",
+                "--explain",
+                "robots.txt",
+                "https://www.example.com/",
+                "/press/x",
+                "/robots.txt",
+            ],
+            1
+        )
+    );
+    eqnice!(
+        "allowed    /x (no matching rule; group *)\n",
+        run(&["--explain", "robots.txt", "/x"], 0)
+    );
+    dir.create("nostar.txt", "User-agent: a\nDisallow: /\n");
+    eqnice!(
+        "allowed    /x (no group applies)\n",
+        run(&["--explain", "-a", "b", "nostar.txt", "/x"], 0)
+    );
+    // The dialect matters: Google does not always allow /robots.txt.
+    dir.create("all.txt", "User-agent: *\nDisallow: /\n");
+    run(&["all.txt", "/robots.txt"], 0);
+    run(&["--dialect", "google", "all.txt", "/robots.txt"], 1);
+    // Google's spec-test runner: ROBOTS URL AGENT, the exit code decides.
+    eqnice!(
+        "disallowed /assets/x.png\n",
+        run(&["--spec-test", "robots.txt", "/assets/x.png", "Googlebot"], 1)
+    );
+    run(&["--spec-test", "robots.txt", "/assets/x.png", "OtherBot"], 0);
+    run(&["--spec-test", "robots.txt", "/", "gptbot"], 1);
+    // A file named `check` is `./check`.
+    dir.create("check", "User-agent: *\nDisallow: /\n");
+    dir.create("urls.txt", "/x\n");
+    let got = dir.command().args(["./check", "urls.txt"]).stdout();
+    eqnice!("url,verdict\n/x,disallowed\n", got);
+});
+
+rbtest!(check_errors, |dir: Dir, _: TestCommand| {
+    for (args, needle) in [
+        (&["check", "robots.txt"][..], "<URL>"),
+        (&["check"], "<ROBOTS>"),
+        (&["check", "nope.txt", "/x"], "nope.txt"),
+        (&["check", "--spec-test", "robots.txt", "/x"], "ROBOTS URL AGENT"),
+        (&["check", "--spec-test", "robots.txt", "/x", "a", "b"], "AGENT"),
+        (&["check", "--spec-test", "-a", "x", "robots.txt", "/", "a"], "-a"),
+        (&["check", "-a", "", "robots.txt", "/x"], "agent"),
+        (&["check", "--dialect", "x", "robots.txt", "/x"], "dialect"),
+    ] {
+        let err = dir.command().args(args).assert_error();
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    let help = dir.command().args(["check", "--help"]).stdout();
+    for needle in ["--spec-test", "%robots% %url% %user-agent%", "EXIT CODES"]
+    {
+        assert!(help.contains(needle), "{needle}: {help}");
+    }
+    let help = dir.command().arg("--help").stdout();
+    assert!(help.contains("robots-batch check"), "{help}");
+});

@@ -41,6 +41,12 @@ EXIT CODES:
   With --emit, the exit code is grep's: 0 when a URL was printed, 1 when
   none was, 2 on error.
 
+SUBCOMMANDS:
+  robots-batch check [-a AGENT] [--dialect D] [--explain] ROBOTS URL...
+     the verdicts of a few URLs; exit 0 when all are allowed, 1 when any is
+     disallowed; `check --spec-test ROBOTS URL AGENT` is the argument order
+     of Google's robotstxt-spec-test runner (see `robots-batch check -h`)
+
 EXAMPLES:
   robots-batch robots.txt urls.txt > verdicts.csv
   robots-batch -a Googlebot --dialect google robots.txt urls.txt

@@ -205,7 +205,7 @@ fn agents(args: &Args) -> anyhow::Result<Vec<String>> {
     Ok(agents)
 }
 
-fn read_robots(path: &Path) -> anyhow::Result<Vec<u8>> {
+pub fn read_robots(path: &Path) -> anyhow::Result<Vec<u8>> {
     let mut file = File::open(path)
         .with_context(|| format!("failed to open {}", path.display()))?;
     let mut bytes = vec![];
@@ -220,7 +220,7 @@ fn read_robots(path: &Path) -> anyhow::Result<Vec<u8>> {
 /// standards take the agent's name token (up to a `/` or a space) and
 /// look for it as a substring, so `FigTree/0.1 Robot` is their normal
 /// form.
-fn warn_agent(agent: &str, dialect: Dialect) {
+pub fn warn_agent(agent: &str, dialect: Dialect) {
     let exact = matches!(dialect, Dialect::Rfc9309 | Dialect::Google);
     if !exact || agent == "*" || is_valid_product_token(agent) {
         return;

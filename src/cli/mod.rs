@@ -10,16 +10,39 @@ use clap::Parser;
 mod messages;
 pub mod args;
 mod config;
+mod subargs;
 
 pub use self::args::Args;
-pub use self::config::{Config, Input, Output};
+pub use self::config::{read_robots, warn_agent, Config, Input, Output};
 pub use self::messages::emit;
+pub use self::subargs::CheckArgs;
+
+/// What the command line asks for.
+#[derive(Debug)]
+pub enum Command {
+    /// The default: a verdict for every line of a file of URLs.
+    Run(Args),
+    /// `check`: the verdicts of a few URLs given as arguments.
+    Check(CheckArgs),
+}
 
 /// Parses the command line. `--help` and `--version` print and give
 /// `Err(0)`; a usage error prints one line, `robots-batch: ...`, and gives
 /// `Err(2)`.
-pub fn parse() -> Result<Args, ExitCode> {
-    match Args::try_parse() {
+///
+/// N.B. A first argument `check` names the subcommand (clap's subcommands
+/// would make ROBOTS and URLS of the default command optional in the
+/// help); a robots.txt file named `check` is given as `./check`.
+pub fn parse() -> Result<Command, ExitCode> {
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    match argv.get(1).and_then(|arg| arg.to_str()) {
+        Some("check") => parse_as::<CheckArgs>(&argv[1..]).map(Command::Check),
+        _ => parse_as::<Args>(&argv).map(Command::Run),
+    }
+}
+
+fn parse_as<T: Parser>(argv: &[std::ffi::OsString]) -> Result<T, ExitCode> {
+    match T::try_parse_from(argv) {
         Ok(args) => Ok(args),
         Err(err) if !err.use_stderr() => {
             // --help and --version: clap prints to standard output.

@@ -1,5 +1,7 @@
-//! The commands, one module each. There is one so far: `check`, the
-//! default, which prints a verdict for every URL. Future subcommands
-//! (`explain`, `filter`) get a module here and an arm in `main`'s dispatch.
+//! The commands, one module each: `check` is the default, which prints a
+//! verdict for every line of a file of URLs (N.B. its module predates the
+//! subcommand of the same name); `single` is the `check` subcommand, the
+//! verdicts of a few URLs given as arguments.
 
 pub mod check;
+pub mod single;

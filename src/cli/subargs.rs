@@ -1,0 +1,79 @@
+//! The flags of the subcommands, `check` and `lint`, as clap sees them.
+
+use std::path::PathBuf;
+
+use clap::Parser;
+use robots_batch::{Dialect, DEFAULT_MAX_ROBOTS_BYTES};
+
+const CHECK_AFTER_HELP: &str = "\
+OUTPUT:
+  One line per URL on standard output: the verdict (`allowed` or
+  `disallowed`, padded to one width) and the URL; with --explain, the reason
+  after it: the deciding rule's line number and text and the group it came
+  from, `no matching rule`, `no group applies`, or `/robots.txt is always
+  allowed`.
+
+EXIT CODES:
+  0  every URL is allowed
+  1  at least one URL is disallowed
+  2  usage or I/O error
+
+GOOGLE'S COMPLIANCE RUNNER:
+  google/robotstxt-spec-test calls `<parser> <robots> <url> <agent>` and
+  reads the exit code (0 allowed, 1 disallowed, its defaults). --spec-test
+  takes the arguments in that order:
+
+    mvn exec:java -Dexec.mainClass=com.google.search.robotstxt.spec.Main \\
+      -Dexec.args=\"--command='robots-batch check --spec-test \\
+      --dialect google %robots% %url% %user-agent%'\"
+
+EXAMPLES:
+  robots-batch check robots.txt https://example.com/private/x
+  robots-batch check -a GPTBot --explain robots.txt /press/ /cart/
+  robots-batch check --spec-test robots.txt https://example.com/x FooBot";
+
+/// `robots-batch check`: the verdicts of a few URLs given as arguments.
+#[derive(Debug, Parser)]
+#[command(
+    name = "robots-batch check",
+    bin_name = "robots-batch check",
+    version,
+    about = "Print the verdicts of a few URLs given on the command line; \
+             exit 0 when all are allowed, 1 when any is disallowed.",
+    after_help = CHECK_AFTER_HELP,
+    max_term_width = 100
+)]
+pub struct CheckArgs {
+    /// The robots.txt file.
+    #[arg(value_name = "ROBOTS")]
+    pub robots: PathBuf,
+
+    /// The URLs (with --spec-test: one URL, then the agent).
+    #[arg(value_name = "URL", required = true)]
+    pub urls: Vec<String>,
+
+    /// The crawler's product token [default: *].
+    #[arg(short, long, value_name = "AGENT")]
+    pub agent: Option<String>,
+
+    /// How to read the robots.txt: rfc9309, google, draft1996 or orig1994.
+    #[arg(long, value_name = "DIALECT", default_value_t = Dialect::Rfc9309)]
+    pub dialect: Dialect,
+
+    /// Say why: the deciding rule's line and text and its group.
+    #[arg(long)]
+    pub explain: bool,
+
+    /// Take the arguments as Google's robotstxt-spec-test runner gives
+    /// them: ROBOTS URL AGENT.
+    #[arg(long, conflicts_with = "agent")]
+    pub spec_test: bool,
+
+    /// Parse only the first BYTES bytes of the robots.txt; 0 means no limit.
+    #[arg(
+        long,
+        value_name = "BYTES",
+        default_value_t = DEFAULT_MAX_ROBOTS_BYTES
+    )]
+    pub max_robots_bytes: usize,
+}

@@ -1,0 +1,83 @@
+//! `robots-batch check ROBOTS URL...`: the verdicts of a few URLs given on
+//! the command line, for people and for scripts that read the exit code
+//! (0: every URL allowed, 1: some URL disallowed).
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use robots_batch::{GroupMatch, Matcher, Reason, Robots, WarningKind};
+
+use crate::cli::{read_robots, warn_agent, CheckArgs};
+
+/// Prints the verdict of each URL, in the order given.
+pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
+    let (agent, urls): (String, &[String]) = if args.spec_test {
+        // robotstxt-spec-test's order: ROBOTS URL AGENT.
+        match args.urls.as_slice() {
+            [url, agent] => (agent.clone(), std::slice::from_ref(url)),
+            _ => anyhow::bail!(
+                "--spec-test takes exactly ROBOTS URL AGENT ({} arguments \
+                 after ROBOTS given)",
+                args.urls.len()
+            ),
+        }
+    } else {
+        (args.agent.clone().unwrap_or_else(|| "*".to_string()), &args.urls)
+    };
+    if agent.is_empty() {
+        anyhow::bail!(
+            "the agent is empty; give a product token such as ExampleBot, \
+             or * for the `*` groups"
+        );
+    }
+    let bytes = read_robots(&args.robots)?;
+    let robots = Robots::parse_with_limit(&bytes, args.max_robots_bytes);
+    for warning in robots.warnings() {
+        if matches!(warning.kind, WarningKind::OverParseLimit { .. }) {
+            message!("{}: {}", args.robots.display(), warning);
+        }
+    }
+    warn_agent(&agent, args.dialect);
+    let matcher = Matcher::new(&robots, &agent, args.dialect);
+    let mut scratch = matcher.scratch();
+    let mut out = io::stdout().lock();
+    let mut all_allowed = true;
+    for url in urls {
+        let verdict = matcher.verdict(url.as_bytes(), &mut scratch);
+        all_allowed &= verdict.is_allowed();
+        let mut line = format!("{:<10} {url}", verdict.name());
+        if args.explain {
+            line.push_str(&format!(
+                " ({})",
+                explain(&matcher, verdict.reason())
+            ));
+        }
+        writeln!(out, "{line}").context("failed to write output")?;
+    }
+    out.flush().context("failed to write output")?;
+    Ok(if all_allowed { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// The reason for a verdict, in words.
+fn explain(matcher: &Matcher, reason: Reason) -> String {
+    let group = match matcher.group() {
+        GroupMatch::None => String::new(),
+        group => String::from_utf8_lossy(group.name()).into_owned(),
+    };
+    match reason {
+        Reason::Rule(k) => {
+            let rule = &matcher.rules()[k as usize];
+            format!(
+                "line {}: {}; group {group}",
+                rule.line(),
+                String::from_utf8_lossy(rule.text())
+            )
+        }
+        Reason::NoMatchingRule => format!("no matching rule; group {group}"),
+        Reason::NoGroup => "no group applies".to_string(),
+        Reason::ImplicitRobotsTxt => {
+            "/robots.txt is always allowed".to_string()
+        }
+    }
+}
