@@ -62,6 +62,7 @@ pub mod crawl;
 mod dialect;
 mod engine;
 mod error;
+mod lint;
 mod matcher;
 mod output;
 mod path;
@@ -77,6 +78,7 @@ pub use crate::batch::{
 pub use crate::dialect::Dialect;
 pub use crate::engine::EngineKind;
 pub use crate::error::{Error, ErrorKind};
+pub use crate::lint::{Finding, GroupInfo, Lint, Record};
 pub use crate::matcher::{Matcher, MatcherBuilder, Reason, Scratch, Verdict};
 pub use crate::output::{
     CountRender, Counts, CsvRender, EmitRender, Format, Layout, Table,

@@ -36,6 +36,7 @@ fn run(command: cli::Command) -> anyhow::Result<ExitCode> {
             cmd::check::run(cli::Config::from_args(args)?)
         }
         cli::Command::Check(args) => cmd::single::run(args),
+        cli::Command::Lint(args) => cmd::lint::run(args),
     }
 }
 

@@ -579,3 +579,147 @@ rbtest!(check_errors, |dir: Dir, _: TestCommand| {
     let help = dir.command().arg("--help").stdout();
     assert!(help.contains("robots-batch check"), "{help}");
 });
+
+const LINTED: &str = "Disallow: /early
+User-agent: *
+Dissallow: /typo
+Disallow /nocolon
+Disallow: /a
+Allow: /a*
+Disallow: /b
+Disallow: /b
+Crawl-delay: 10
+Host: example.com
+Noindex: /x
+Foo: bar
+this is junk
+
+User-agent: gptbot/1.0
+User-agent: MJ12bot
+Disallow: /
+Sitemap: https://e.com/s.xml
+\u{feff}User-agent: x
+";
+
+rbtest!(lint_human, |dir: Dir, _: TestCommand| {
+    dir.create("r.txt", LINTED);
+    let out = dir.command().args(["lint", "r.txt"]).assert_exit_code(1);
+    assert!(out.stderr.is_empty());
+    let got = String::from_utf8(out.stdout).unwrap();
+    let want = [
+        "r.txt:1: rule-outside-group: rule before any user-agent line: it \
+         belongs to no group and is ignored",
+        "r.txt:3: typo: key \"Dissallow\" is accepted as \"disallow\", but \
+         not by every crawler: spell it \"disallow\"",
+        "r.txt:4: missing-colon: no colon after the key: read as if there \
+         were one, but not by every crawler",
+        "r.txt:5: shadowed-rule: \"Disallow: /a\" can never decide: line 6 \
+         (\"Allow: /a*\") matches the same paths and always wins",
+        "r.txt:8: shadowed-rule: \"Disallow: /b\" can never decide: line 7 \
+         (\"Disallow: /b\") is the same rule",
+        "r.txt:9: non-standard-directive: crawl-delay is not part of RFC \
+         9309 (section 2.2.4 lets crawlers read records it does not \
+         define); Google ignores it, Bing and Yandex read it as seconds \
+         between fetches",
+        "r.txt:10: non-standard-directive: host is a Yandex extension (no \
+         longer used by Yandex either), not part of RFC 9309; other \
+         crawlers ignore it",
+        "r.txt:11: non-standard-directive: noindex was never part of any \
+         robots.txt standard, and Google stopped honouring it in 2019; use \
+         a robots meta tag or an X-Robots-Tag header",
+        "r.txt:12: unknown-directive: unknown key \"Foo\": ignored by RFC \
+         9309 crawlers (section 2.2.4)",
+        "r.txt:13: unparseable: not a `key: value` line: ignored",
+        "r.txt:15: invalid-token: user-agent \"gptbot/1.0\" is not a \
+         product token (letters, '-' and '_'): RFC 9309 crawlers read it \
+         as \"gptbot\"",
+        "r.txt:16: invalid-token: user-agent \"MJ12bot\" is not a product \
+         token (letters, '-' and '_'): RFC 9309 crawlers read it as \"MJ\"",
+        "r.txt:19: bom: byte-order mark inside the file (two files \
+         joined?): it is part of the line, so the line's key is not \
+         recognised",
+        "r.txt:19: unknown-directive: unknown key \"\\u{feff}User-agent\": \
+         ignored by RFC 9309 crawlers (section 2.2.4)",
+        "14 findings",
+        "groups: 2",
+        "  line 2: * (6 rules)",
+        "  line 15: gptbot/1.0, MJ12bot (1 rule)",
+        "sitemaps: 1",
+        "  line 18: https://e.com/s.xml",
+        "crawl-delays: 1",
+        "  line 9: 10 (group *)",
+    ];
+    eqnice!(want.map(|l| format!("{l}\n")).concat(), got);
+
+    // A clean file: exit code 0, and its inventory.
+    let got = dir.command().args(["lint", "robots.txt"]).stdout();
+    eqnice!(
+        "0 findings\ngroups: 3\n  line 4: * (9 rules)\n  line 16: \
+         Googlebot, Googlebot-Image (7 rules)\n  line 27: GPTBot (2 rules)\n\
+         sitemaps: 1\n  line 31: https://www.example.com/sitemap.xml\n\
+         crawl-delays: 0\n",
+        got
+    );
+    // An HTML error page.
+    dir.create("h.txt", "<!DOCTYPE html>\n<html><body>404</body></html>\n");
+    let out = dir.command().args(["lint", "h.txt"]).assert_exit_code(1);
+    let got = String::from_utf8(out.stdout).unwrap();
+    assert!(got.contains("h.txt:1: html: this is an HTML page"), "{got}");
+    // The older dialects: first match in file order decides.
+    dir.create("d.txt", "User-agent: *\nDisallow: /a\nAllow: /ab\n");
+    dir.command().args(["lint", "d.txt"]).assert_exit_code(0);
+    let out = dir
+        .command()
+        .args(["lint", "--dialect", "draft1996", "d.txt"])
+        .assert_exit_code(1);
+    let got = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        got.starts_with(
+            "d.txt:3: shadowed-rule: \"Allow: /ab\" can never decide: line \
+             2 (\"Disallow: /a\") comes first and matches every path this \
+             one matches\n"
+        ),
+        "{got}"
+    );
+});
+
+rbtest!(lint_json, |dir: Dir, _: TestCommand| {
+    dir.create("r.txt", LINTED);
+    let out = dir
+        .command()
+        .args(["lint", "--format", "json", "r.txt"])
+        .assert_exit_code(1);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 1);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["file"], "r.txt");
+    let findings = v["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 14);
+    assert_eq!(findings[1]["line"], 3);
+    assert_eq!(findings[1]["code"], "typo");
+    let codes: Vec<&str> =
+        findings.iter().map(|f| f["code"].as_str().unwrap()).collect();
+    for code in ["invalid-token", "shadowed-rule", "bom", "unparseable"] {
+        assert!(codes.contains(&code), "{code}");
+    }
+    assert_eq!(v["groups"][1]["agents"][1], "MJ12bot");
+    assert_eq!(v["groups"][0]["rules"], 6);
+    assert_eq!(v["sitemaps"][0]["value"], "https://e.com/s.xml");
+    assert_eq!(v["crawl_delays"][0]["value"], "10");
+    assert_eq!(v["crawl_delays"][0]["agents"][0], "*");
+});
+
+rbtest!(lint_errors, |dir: Dir, _: TestCommand| {
+    for (args, needle) in [
+        (&["lint"][..], "<ROBOTS>"),
+        (&["lint", "nope.txt"], "nope.txt"),
+        (&["lint", "--format", "xml", "robots.txt"], "xml"),
+    ] {
+        let err = dir.command().args(args).assert_error();
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    let help = dir.command().args(["lint", "--help"]).stdout();
+    assert!(help.contains("shadowed-rule") && help.contains("--format"));
+    let help = dir.command().arg("--help").stdout();
+    assert!(help.contains("robots-batch lint"), "{help}");
+});

@@ -46,6 +46,10 @@ SUBCOMMANDS:
      the verdicts of a few URLs; exit 0 when all are allowed, 1 when any is
      disallowed; `check --spec-test ROBOTS URL AGENT` is the argument order
      of Google's robotstxt-spec-test runner (see `robots-batch check -h`)
+  robots-batch lint [--format human|json] ROBOTS
+     what a site owner should fix, each finding with its line number, and
+     the file's groups, sitemaps and crawl-delays; exit 1 when there are
+     findings (see `robots-batch lint -h`)
 
 EXAMPLES:
   robots-batch robots.txt urls.txt > verdicts.csv

@@ -15,7 +15,7 @@ mod subargs;
 pub use self::args::Args;
 pub use self::config::{read_robots, warn_agent, Config, Input, Output};
 pub use self::messages::emit;
-pub use self::subargs::CheckArgs;
+pub use self::subargs::{CheckArgs, LintArgs, LintFormat};
 
 /// What the command line asks for.
 #[derive(Debug)]
@@ -24,19 +24,22 @@ pub enum Command {
     Run(Args),
     /// `check`: the verdicts of a few URLs given as arguments.
     Check(CheckArgs),
+    /// `lint`: what to fix in a robots.txt.
+    Lint(LintArgs),
 }
 
 /// Parses the command line. `--help` and `--version` print and give
 /// `Err(0)`; a usage error prints one line, `robots-batch: ...`, and gives
 /// `Err(2)`.
 ///
-/// N.B. A first argument `check` names the subcommand (clap's subcommands
+/// N.B. A first argument `check` or `lint` names the subcommand (clap's subcommands
 /// would make ROBOTS and URLS of the default command optional in the
 /// help); a robots.txt file named `check` is given as `./check`.
 pub fn parse() -> Result<Command, ExitCode> {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     match argv.get(1).and_then(|arg| arg.to_str()) {
         Some("check") => parse_as::<CheckArgs>(&argv[1..]).map(Command::Check),
+        Some("lint") => parse_as::<LintArgs>(&argv[1..]).map(Command::Lint),
         _ => parse_as::<Args>(&argv).map(Command::Run),
     }
 }

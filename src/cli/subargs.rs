@@ -77,3 +77,66 @@ pub struct CheckArgs {
     )]
     pub max_robots_bytes: usize,
 }
+
+const LINT_AFTER_HELP: &str = "\
+OUTPUT:
+  Human-readable by default: one line per finding, `ROBOTS:LINE: CODE:
+  message`, then the groups (line, user-agents, number of rules), the
+  sitemaps and the crawl-delays. --format json prints one JSON object with
+  `findings` (line, code, message), `groups`, `sitemaps` and
+  `crawl_delays`.
+
+  Codes: typo, missing-colon, unparseable, rule-outside-group,
+  invalid-token, shadowed-rule, non-standard-directive, unknown-directive,
+  line-too-long, bom, html, over-parse-limit.
+
+EXIT CODES:
+  0  nothing to fix
+  1  at least one finding
+  2  usage or I/O error
+
+EXAMPLES:
+  robots-batch lint robots.txt
+  robots-batch lint --format json robots.txt | jq '.findings[]'";
+
+/// `robots-batch lint`: what a site owner should fix in a robots.txt.
+#[derive(Debug, Parser)]
+#[command(
+    name = "robots-batch lint",
+    bin_name = "robots-batch lint",
+    version,
+    about = "Report what to fix in a robots.txt, each finding with its line \
+             number, and list its groups, sitemaps and crawl-delays.",
+    after_help = LINT_AFTER_HELP,
+    max_term_width = 100
+)]
+pub struct LintArgs {
+    /// The robots.txt file.
+    #[arg(value_name = "ROBOTS")]
+    pub robots: PathBuf,
+
+    /// human (the default) or json.
+    #[arg(long, value_name = "FORMAT", default_value = "human")]
+    pub format: LintFormat,
+
+    /// Which dialect decides whether a rule can ever decide.
+    #[arg(long, value_name = "DIALECT", default_value_t = Dialect::Rfc9309)]
+    pub dialect: Dialect,
+
+    /// Parse only the first BYTES bytes of the robots.txt; 0 means no limit.
+    #[arg(
+        long,
+        value_name = "BYTES",
+        default_value_t = DEFAULT_MAX_ROBOTS_BYTES
+    )]
+    pub max_robots_bytes: usize,
+}
+
+/// `lint --format`.
+#[derive(Clone, Copy, Debug, Eq, PartialEq, clap::ValueEnum)]
+pub enum LintFormat {
+    /// Lines for people.
+    Human,
+    /// One JSON object.
+    Json,
+}
