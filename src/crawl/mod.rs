@@ -184,8 +184,9 @@ impl CrawlVerdict {
 /// What a fetch resolves to, once, after redirects.
 #[derive(Clone, Copy, Debug)]
 enum Resolved {
-    /// The rules of the fetch at this index (a 2xx).
-    Rules(usize),
+    /// The rules of the fetch at the first index (a 2xx), compiled as
+    /// those of the second (the first fetch with the same body).
+    Rules(usize, usize),
     /// No rules: everything allowed or not.
     Assume(bool, CrawlReason),
 }
@@ -220,8 +221,21 @@ impl CrawlJudge {
         agents: &[String],
         dialect: Dialect,
     ) -> CrawlJudge {
+        // PERF: many hosts serve the same robots.txt byte for byte (the
+        // defaults of hosting platforms and CMSs), so fetches with equal
+        // bodies share one compiled set of matchers.
+        let mut first_with: HashMap<&[u8], usize> = HashMap::new();
+        let same_body: Vec<usize> = (0..fetches.len())
+            .map(|i| {
+                let body = fetches.get(i).map_or(&[][..], |(_, f)| &f.body);
+                *first_with.entry(body).or_insert(i)
+            })
+            .collect();
         let resolved = (0..fetches.len())
-            .map(|i| resolve(&fetches, &policy, i))
+            .map(|i| match resolve(&fetches, &policy, i) {
+                Resolved::Rules(at, _) => Resolved::Rules(at, same_body[at]),
+                other => other,
+            })
             .collect();
         CrawlJudge {
             fetches,
@@ -275,8 +289,8 @@ impl CrawlJudge {
             out.resize(n, v);
             return;
         };
-        let fetch = match self.resolved[entry] {
-            Resolved::Rules(fetch) => fetch,
+        let (fetch, compiled) = match self.resolved[entry] {
+            Resolved::Rules(fetch, compiled) => (fetch, compiled),
             Resolved::Assume(allowed, reason) => {
                 let v = CrawlVerdict {
                     allowed: Some(allowed),
@@ -287,10 +301,10 @@ impl CrawlJudge {
                 return;
             }
         };
-        if scratch.current.as_ref().map(|c| c.0) != Some(fetch) {
-            let matchers = self.matchers(fetch);
+        if scratch.current.as_ref().map(|c| c.0) != Some(compiled) {
+            let matchers = self.matchers(compiled);
             let scratches = matchers.iter().map(Matcher::scratch).collect();
-            scratch.current = Some((fetch, matchers, scratches));
+            scratch.current = Some((compiled, matchers, scratches));
         }
         let Some((_, ref matchers, ref mut scratches)) = scratch.current
         else {
@@ -351,7 +365,7 @@ fn resolve(
         let Some((name, fetch)) = fetches.get(at) else { break };
         let status = fetch.status;
         return match status {
-            200..=299 => Resolved::Rules(at),
+            200..=299 => Resolved::Rules(at, at),
             300..=399 => {
                 let Some(target) = redirect_target(name, fetch, &mut key)
                 else {

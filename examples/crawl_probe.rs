@@ -1,0 +1,124 @@
+//! Crawl-log throughput probe: URLs of many hosts, each with its own
+//! robots.txt, against one host's URLs through one matcher.
+//!
+//! `crawl_probe DIR HOSTS URLS [SEED]`: gives each of HOSTS made-up hosts
+//! the body of a real robots.txt from DIR (round robin over the files,
+//! sorted by name), generates URLS URLs spread evenly over them from each
+//! file's own patterns (`sample::urls`), and times one thread over them in
+//! host-grouped order and in shuffled order, then the single-host baseline:
+//! the same number of URLs of the median-sized file through one
+//! `Matcher`. Prints URLs per second and the ratio of each to the
+//! baseline, plus peak RSS.
+use std::time::Instant;
+
+use robots_batch::crawl::{CrawlJudge, Fetch, FetchPolicy, FetchSet};
+use robots_batch::sample::{self, Rng};
+use robots_batch::{Dialect, Matcher, MatcherBuilder, Robots};
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().collect();
+    let usage = "usage: crawl_probe DIR HOSTS URLS [SEED]";
+    let dir = args.get(1).ok_or_else(|| anyhow::anyhow!(usage))?;
+    let hosts: usize = args.get(2).map_or(Ok(100_000), |s| s.parse())?;
+    let total: usize = args.get(3).map_or(Ok(2_000_000), |s| s.parse())?;
+    let seed: u64 = args.get(4).map_or(Ok(1), |s| s.parse())?;
+
+    let mut files: Vec<_> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    files.sort();
+    let bodies: Vec<Vec<u8>> =
+        files.iter().map(std::fs::read).collect::<Result<_, _>>()?;
+    anyhow::ensure!(!bodies.is_empty(), "no .txt files in {dir}");
+
+    let t = Instant::now();
+    let mut set = FetchSet::new();
+    let per_host = total.div_ceil(hosts);
+    let mut urls: Vec<Vec<u8>> = Vec::with_capacity(total);
+    for h in 0..hosts {
+        let body = &bodies[h % bodies.len()];
+        let host = format!("h{h}.example");
+        set.insert_host(
+            &host,
+            Fetch { status: 200, body: body.clone(), ..Fetch::default() },
+        );
+        let robots = Robots::parse(body);
+        let n = per_host.min(total - urls.len());
+        for u in sample::urls(&robots, n, seed + h as u64) {
+            let rest = u.splitn(4, |&b| b == b'/').nth(3).unwrap_or(b"");
+            let mut url = format!("https://{host}/").into_bytes();
+            url.extend_from_slice(rest);
+            urls.push(url);
+        }
+    }
+    eprintln!(
+        "{} URLs over {hosts} hosts ({} files) generated in {:.1?}",
+        urls.len(),
+        bodies.len(),
+        t.elapsed()
+    );
+
+    let agents = ["BenchBot".to_string()];
+    let run = |label: &str, urls: &[Vec<u8>]| -> f64 {
+        let judge = CrawlJudge::new(
+            set.clone(),
+            FetchPolicy::default(),
+            MatcherBuilder::new(),
+            &agents,
+            Dialect::Rfc9309,
+        );
+        let mut scratch = judge.scratch();
+        let mut out = vec![];
+        let mut disallowed = 0usize;
+        let t = Instant::now();
+        for u in urls {
+            judge.verdicts(u, &mut scratch, &mut out);
+            disallowed += usize::from(out[0].allowed() == Some(false));
+        }
+        let rate = urls.len() as f64 / t.elapsed().as_secs_f64();
+        println!(
+            "{label:<22} {:>8.2} M URLs/s  disallowed={disallowed}",
+            rate / 1e6
+        );
+        rate
+    };
+    let grouped = run("crawl, grouped by host", &urls);
+    let mut shuffled = urls.clone();
+    let mut rng = Rng::new(seed);
+    for i in (1..shuffled.len()).rev() {
+        shuffled.swap(i, rng.below(i + 1));
+    }
+    let random = run("crawl, shuffled", &shuffled);
+    drop(shuffled);
+
+    // The baseline: one host, one matcher, the median-sized file.
+    let mut by_size: Vec<&Vec<u8>> = bodies.iter().collect();
+    by_size.sort_by_key(|b| b.len());
+    let median = Robots::parse(by_size[by_size.len() / 2]);
+    let single = sample::urls(&median, urls.len(), seed);
+    let m = Matcher::new(&median, "BenchBot", Dialect::Rfc9309);
+    let mut s = m.scratch();
+    let mut disallowed = 0usize;
+    let t = Instant::now();
+    for u in &single {
+        disallowed += usize::from(!m.verdict(u, &mut s).is_allowed());
+    }
+    let base = single.len() as f64 / t.elapsed().as_secs_f64();
+    println!(
+        "{:<22} {:>8.2} M URLs/s  disallowed={disallowed}",
+        "single host (median)",
+        base / 1e6
+    );
+    println!(
+        "ratios to single host: grouped {:.2}, shuffled {:.2}",
+        grouped / base,
+        random / base
+    );
+    if let Ok(status) = std::fs::read_to_string("/proc/self/status") {
+        if let Some(l) = status.lines().find(|l| l.starts_with("VmHWM")) {
+            println!("peak RSS: {}", l.trim_start_matches("VmHWM:").trim());
+        }
+    }
+    Ok(())
+}
