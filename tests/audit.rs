@@ -212,6 +212,7 @@ rbtest!(help_mentions_audit_options, |_: Dir, mut cmd: TestCommand| {
         "jsonl",
         "tsv",
         "grep",
+        "gzip and zstd",
     ] {
         assert!(long.contains(needle), "--help lacks {needle:?}:\n{long}");
     }
@@ -722,4 +723,96 @@ rbtest!(lint_errors, |dir: Dir, _: TestCommand| {
     assert!(help.contains("shadowed-rule") && help.contains("--format"));
     let help = dir.command().arg("--help").stdout();
     assert!(help.contains("robots-batch lint"), "{help}");
+});
+
+/// `input` gzip-compressed, as `members` gzip members one after another.
+fn gzip(input: &[u8], members: usize) -> Vec<u8> {
+    use std::io::Write;
+    let mut out = vec![];
+    let step = input.len().div_ceil(members.max(1)).max(1);
+    for part in input.chunks(step) {
+        let mut enc = flate2::write::GzEncoder::new(
+            vec![],
+            flate2::Compression::default(),
+        );
+        enc.write_all(part).unwrap();
+        out.extend(enc.finish().unwrap());
+    }
+    out
+}
+
+rbtest!(compressed_urls, |dir: Dir, _: TestCommand| {
+    let input = EXAMPLE_URLS.repeat(40);
+    dir.create("urls.txt", &input);
+    let want = dir.command().args(["robots.txt", "urls.txt"]).stdout_bytes();
+    let mut zst = zstd::encode_all(input.as_bytes(), 3).unwrap();
+    // Two frames: read as one stream.
+    zst.extend(zstd::encode_all(&b"/cart/last\n"[..], 3).unwrap());
+    let mut want_zst = want.clone();
+    want_zst.extend_from_slice(b"/cart/last,disallowed\n");
+    dir.create("urls.gz", gzip(input.as_bytes(), 1));
+    dir.create("urls-3.gz", gzip(input.as_bytes(), 3));
+    dir.create("urls.zst", &zst);
+    for (file, want) in
+        [("urls.gz", &want), ("urls-3.gz", &want), ("urls.zst", &want_zst)]
+    {
+        for args in [&["-j1"][..], &["-j3", "--chunk-size", "17"]] {
+            let got = dir
+                .command()
+                .args(args)
+                .args(["robots.txt", file])
+                .stdout_bytes();
+            eqnice!(want, got);
+            let bytes = std::fs::read(dir.path().join(file)).unwrap();
+            let got = dir
+                .command()
+                .args(args)
+                .args(["robots.txt", "-"])
+                .stdin(bytes)
+                .stdout_bytes();
+            eqnice!(want, got);
+        }
+    }
+    // Every mode reads them.
+    let got = dir
+        .command()
+        .args(["-c", "--emit", "disallowed", "robots.txt", "urls.gz"])
+        .stdout();
+    let n = String::from_utf8(want.clone())
+        .unwrap()
+        .lines()
+        .filter(|l| l.ends_with(",disallowed"))
+        .count();
+    eqnice!(format!("{n}\n"), got);
+    // Inputs shorter than a magic number, or starting like one, are text.
+    for input in [&b""[..], b"\x1f", b"\x1f\n/cart/\n", b"\x28\xb5\n"] {
+        dir.create("short.txt", input);
+        let got = dir
+            .command()
+            .args(["--no-header", "robots.txt", "short.txt"])
+            .stdout_bytes();
+        let mut want = vec![];
+        for line in lines(input) {
+            want.extend_from_slice(line);
+            let cart = line == b"/cart/";
+            want.extend_from_slice(if cart {
+                b",disallowed\n"
+            } else {
+                b",allowed\n"
+            });
+        }
+        eqnice!(want, got);
+    }
+    // A truncated or corrupt stream is an error, after the rows read so
+    // far.
+    let gz = gzip(input.as_bytes(), 1);
+    dir.create("cut.gz", &gz[..gz.len() / 2]);
+    let out = dir.command().args(["robots.txt", "cut.gz"]).assert_exit_code(2);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.starts_with("robots-batch: failed to read cut.gz: "));
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    dir.create("bad.zst", b"\x28\xb5\x2f\xfdgarbage");
+    let err =
+        dir.command().args(["robots.txt", "bad.zst"]).assert_exit_code(2);
+    assert!(String::from_utf8_lossy(&err.stderr).contains("bad.zst"));
 });

@@ -74,7 +74,9 @@ pub struct Args {
     #[arg(value_name = "ROBOTS")]
     pub robots: PathBuf,
 
-    /// The URLs, one per line; `-` reads standard input.
+    /// The URLs, one per line; `-` reads standard input. gzip and zstd
+    /// inputs are decompressed as they are read (found by their first
+    /// bytes, not their names).
     #[arg(value_name = "URLS")]
     pub urls: PathBuf,
 

@@ -2,11 +2,12 @@
 //! output, in input order.
 
 use std::fs::File;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal, Read, Seek, SeekFrom, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use flate2::read::MultiGzDecoder;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use robots_batch::{Counts, CsvRender, EmitRender, Render, Sink, Stats};
 
@@ -35,8 +36,13 @@ pub fn run(config: Config) -> anyhow::Result<ExitCode> {
         let err = io::Error::from(io::ErrorKind::IsADirectory);
         return Err(err).context(format!("failed to read {name}"));
     }
-    // The progress bar's length: a regular file's size.
-    let total = metadata.filter(|md| md.is_file()).map(|md| md.len());
+    let source = Source::open(&config, file.as_ref())
+        .with_context(|| format!("failed to read {name}"))?;
+    // The progress bar's length: a regular file's size (the bar counts
+    // decompressed bytes, so a compressed file gets a spinner).
+    let total = metadata
+        .filter(|md| md.is_file() && source.compression.is_none())
+        .map(|md| md.len());
     let header: &[u8] = match config.output {
         Output::Plain => &CsvRender::header(),
         Output::Table(ref table) => table.header(),
@@ -64,7 +70,6 @@ pub fn run(config: Config) -> anyhow::Result<ExitCode> {
         Ok(())
     };
     let counts = Counts::new(config.matchers.len());
-    let source = Source { config: &config, file: file.as_ref() };
     let result = match config.output {
         Output::Plain => source.run(CsvRender::new, &mut sink),
         Output::Table(ref table) => source.run(|| table.render(), &mut sink),
@@ -122,27 +127,127 @@ fn grep_code(matched: bool) -> ExitCode {
     }
 }
 
-/// The URLs of a run: standard input or an open file.
-struct Source<'a> {
-    config: &'a Config,
-    file: Option<&'a File>,
+/// How a URL input is compressed, by its first bytes.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum Compression {
+    /// gzip (RFC 1952): `1f 8b`. Several members one after another are
+    /// read as one stream, as `zcat` does.
+    Gzip,
+    /// zstd (RFC 8878): `28 b5 2f fd`. Several frames are read as one.
+    Zstd,
 }
 
-impl Source<'_> {
+impl Compression {
+    fn sniff(head: &[u8]) -> Option<Compression> {
+        if head.starts_with(b"\x1f\x8b") {
+            Some(Compression::Gzip)
+        } else if head.starts_with(b"\x28\xb5\x2f\xfd") {
+            Some(Compression::Zstd)
+        } else {
+            None
+        }
+    }
+
+    fn decoder<'a, R: Read + 'a>(
+        self,
+        rdr: R,
+    ) -> io::Result<Box<dyn Read + 'a>> {
+        Ok(match self {
+            Compression::Gzip => Box::new(MultiGzDecoder::new(rdr)),
+            Compression::Zstd => {
+                Box::new(zstd::stream::read::Decoder::new(rdr)?)
+            }
+        })
+    }
+}
+
+/// Reads up to `buf.len()` bytes, fewer only at the end of the input.
+fn read_head<R: Read>(rdr: &mut R, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match rdr.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+    Ok(n)
+}
+
+/// The URLs of a run: an open file to map or read, or a stream (standard
+/// input, a pipe given by name, or the decompressed bytes of either).
+struct Source<'a> {
+    config: &'a Config,
+    compression: Option<Compression>,
+    urls: Urls<'a>,
+}
+
+enum Urls<'a> {
+    File(&'a File),
+    Stream(Box<dyn Read + 'a>),
+}
+
+impl<'a> Source<'a> {
+    /// Looks at the input's first bytes: gzip and zstd inputs are
+    /// decompressed as they are read, anything else is read as it is.
+    fn open(config: &'a Config, file: Option<&'a File>) -> io::Result<Self> {
+        let mut head = [0u8; 4];
+        let (urls, compression) = match file {
+            Some(mut file) => {
+                let n = read_head(&mut file, &mut head)?;
+                let compression = Compression::sniff(&head[..n]);
+                // A regular file is read again from its start (and may be
+                // memory-mapped); a pipe given by name cannot seek, so
+                // its first bytes are put back in front of it.
+                let rewound = file.seek(SeekFrom::Start(0)).is_ok();
+                let urls = match (compression, rewound) {
+                    (None, true) => Urls::File(file),
+                    (Some(c), true) => Urls::Stream(c.decoder(file)?),
+                    (c, false) => {
+                        let rdr = io::Cursor::new(head).take(n as u64);
+                        let rdr = Box::new(rdr.chain(file));
+                        match c {
+                            None => Urls::Stream(rdr),
+                            Some(c) => Urls::Stream(c.decoder(rdr)?),
+                        }
+                    }
+                };
+                (urls, compression)
+            }
+            None => {
+                let mut stdin = io::stdin().lock();
+                let n = read_head(&mut stdin, &mut head)?;
+                let compression = Compression::sniff(&head[..n]);
+                let rdr = io::Cursor::new(head).take(n as u64).chain(stdin);
+                let urls = match compression {
+                    None => Urls::Stream(Box::new(rdr)),
+                    Some(c) => Urls::Stream(c.decoder(rdr)?),
+                };
+                (urls, compression)
+            }
+        };
+        if let Some(c) = compression {
+            log::debug!("URL input is {c:?}-compressed");
+        }
+        Ok(Source { config, compression, urls })
+    }
+
     /// Runs every URL through the matchers, rendering with `new_render`.
-    fn run<R, F, S>(&self, new_render: F, sink: S) -> io::Result<Stats>
+    fn run<R, F, S>(self, new_render: F, sink: S) -> io::Result<Stats>
     where
         R: Render,
         F: Fn() -> R + Sync,
         S: Sink,
     {
         let (batch, matchers) = (&self.config.batch, &self.config.matchers);
-        match self.file {
-            None => {
-                let stdin = io::stdin().lock();
-                batch.run_reader(matchers, stdin, new_render, sink)
+        match self.urls {
+            Urls::File(file) => {
+                batch.run_file(matchers, file, new_render, sink)
             }
-            Some(file) => batch.run_file(matchers, file, new_render, sink),
+            Urls::Stream(rdr) => {
+                batch.run_reader(matchers, rdr, new_render, sink)
+            }
         }
     }
 }
