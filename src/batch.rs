@@ -215,6 +215,37 @@ where
     }
 }
 
+/// A worker thread's state for a run of [`Batch::run_file_with`] and its
+/// siblings: it judges and renders the lines of one chunk at a time.
+///
+/// The `run_*` methods that take matchers use a worker that gives every
+/// line one [`Verdict`] per matcher; crawl-log mode brings its own
+/// ([`crawl::CrawlWorker`](crate::crawl::CrawlWorker)).
+pub trait ChunkWorker: Send {
+    /// Judges and renders every line of `chunk` (whole lines, the last
+    /// one maybe without its terminator) into `out`, which is empty on
+    /// entry, and counts them.
+    fn run(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> io::Result<Stats>;
+}
+
+/// Calls `f` with every line of `chunk`, without its `\n` or `\r\n`
+/// terminator; a last line without a terminator counts too.
+pub fn for_each_line<E>(
+    chunk: &[u8],
+    mut f: impl FnMut(&[u8]) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', chunk) {
+        let text = &chunk[start..end];
+        f(text.strip_suffix(b"\r").unwrap_or(text))?;
+        start = end + 1;
+    }
+    if start < chunk.len() {
+        f(&chunk[start..])?;
+    }
+    Ok(())
+}
+
 /// Counts of a run (or of part of one).
 #[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
 pub struct Stats {
@@ -222,9 +253,36 @@ pub struct Stats {
     bytes: u64,
     allowed: u64,
     disallowed: u64,
+    unknown: u64,
 }
 
 impl Stats {
+    /// Counts of `bytes` of input, with nothing judged yet; the `count_*`
+    /// methods add to them.
+    pub fn of_bytes(bytes: usize) -> Stats {
+        Stats { bytes: bytes as u64, ..Stats::default() }
+    }
+
+    /// Counts one line.
+    pub fn count_line(&mut self) {
+        self.lines += 1;
+    }
+
+    /// Counts one verdict: allowed, disallowed, or (crawl-log mode)
+    /// unknown.
+    pub fn count_verdict(&mut self, allowed: Option<bool>) {
+        match allowed {
+            Some(true) => self.allowed += 1,
+            Some(false) => self.disallowed += 1,
+            None => self.unknown += 1,
+        }
+    }
+
+    /// `unknown` verdicts (crawl-log mode: no robots.txt, no host).
+    pub fn unknown(&self) -> u64 {
+        self.unknown
+    }
+
     /// Lines read (one verdict per matcher each).
     pub fn lines(&self) -> u64 {
         self.lines
@@ -250,6 +308,7 @@ impl Stats {
         self.bytes += other.bytes;
         self.allowed += other.allowed;
         self.disallowed += other.disallowed;
+        self.unknown += other.unknown;
     }
 }
 
@@ -390,10 +449,8 @@ impl Batch {
         F: Fn() -> R + Sync,
         S: Sink,
     {
-        match self.mmap.open(file) {
-            Some(mmap) => self.run_slice(matchers, &mmap, new_render, sink),
-            None => self.run_reader(matchers, file, new_render, sink),
-        }
+        let new_worker = || Worker::new(matchers, new_render());
+        self.run_file_with(file, new_worker, sink)
     }
 
     /// Runs every line read from `rdr`, which is read in blocks of about
@@ -411,13 +468,8 @@ impl Batch {
         F: Fn() -> R + Sync,
         S: Sink,
     {
-        let chunks = ReadChunks {
-            rdr,
-            chunk_size: self.chunk_size,
-            carry: vec![],
-            eof: false,
-        };
-        self.run_chunks(matchers, chunks, new_render, sink)
+        let new_worker = || Worker::new(matchers, new_render());
+        self.run_reader_with(rdr, new_worker, sink)
     }
 
     /// Runs every line of `haystack`. See [`Batch::run_file`].
@@ -433,9 +485,66 @@ impl Batch {
         F: Fn() -> R + Sync,
         S: Sink,
     {
+        let new_worker = || Worker::new(matchers, new_render());
+        self.run_slice_with(haystack, new_worker, sink)
+    }
+
+    /// [`Batch::run_file`] with workers of one's own: `new_worker` makes
+    /// one [`ChunkWorker`] per thread.
+    pub fn run_file_with<W, F, S>(
+        &self,
+        file: &File,
+        new_worker: F,
+        sink: S,
+    ) -> io::Result<Stats>
+    where
+        W: ChunkWorker,
+        F: Fn() -> W + Sync,
+        S: Sink,
+    {
+        match self.mmap.open(file) {
+            Some(mmap) => self.run_slice_with(&mmap, new_worker, sink),
+            None => self.run_reader_with(file, new_worker, sink),
+        }
+    }
+
+    /// [`Batch::run_reader`] with workers of one's own.
+    pub fn run_reader_with<Rd, W, F, S>(
+        &self,
+        rdr: Rd,
+        new_worker: F,
+        sink: S,
+    ) -> io::Result<Stats>
+    where
+        Rd: Read,
+        W: ChunkWorker,
+        F: Fn() -> W + Sync,
+        S: Sink,
+    {
+        let chunks = ReadChunks {
+            rdr,
+            chunk_size: self.chunk_size,
+            carry: vec![],
+            eof: false,
+        };
+        self.run_chunks(chunks, new_worker, sink)
+    }
+
+    /// [`Batch::run_slice`] with workers of one's own.
+    pub fn run_slice_with<W, F, S>(
+        &self,
+        haystack: &[u8],
+        new_worker: F,
+        sink: S,
+    ) -> io::Result<Stats>
+    where
+        W: ChunkWorker,
+        F: Fn() -> W + Sync,
+        S: Sink,
+    {
         let chunks =
             SliceChunks { haystack, pos: 0, chunk_size: self.chunk_size };
-        self.run_chunks(matchers, chunks, new_render, sink)
+        self.run_chunks(chunks, new_worker, sink)
     }
 
     /// The pipeline. The calling thread reads chunks and spawns one task per
@@ -443,20 +552,19 @@ impl Batch {
     /// waits for finished chunks, hands those that are next in input order
     /// to the sink, and reads again. Workers find their per-thread state
     /// (scratch and renderer) by their index in the pool.
-    fn run_chunks<'a, C, R, F, S>(
+    fn run_chunks<'a, C, W, F, S>(
         &self,
-        matchers: &[Matcher],
         mut chunks: C,
-        new_render: F,
+        new_worker: F,
         mut sink: S,
     ) -> io::Result<Stats>
     where
         C: Chunks<'a>,
-        R: Render,
-        F: Fn() -> R + Sync,
+        W: ChunkWorker,
+        F: Fn() -> W + Sync,
         S: Sink,
     {
-        let workers: Vec<Mutex<Option<Worker<R>>>> =
+        let workers: Vec<Mutex<Option<W>>> =
             (0..self.threads).map(|_| Mutex::new(None)).collect();
         let quit = AtomicBool::new(false);
         let (tx, rx) = mpsc::channel::<Done<'a>>();
@@ -471,7 +579,7 @@ impl Batch {
         let mut spare_in: Vec<Vec<u8>> = vec![];
         let mut spare_out: Vec<Vec<u8>> = vec![];
 
-        let (workers, quit, new_render) = (&workers, &quit, &new_render);
+        let (workers, quit, new_worker) = (&workers, &quit, &new_worker);
         self.pool.in_place_scope_fifo(|scope| loop {
             while !eof
                 && result.is_ok()
@@ -505,10 +613,8 @@ impl Batch {
                             let mut slot = workers[i % workers.len()]
                                 .lock()
                                 .unwrap_or_else(|e| e.into_inner());
-                            let worker = slot.get_or_insert_with(|| {
-                                Worker::new(matchers, new_render())
-                            });
-                            worker.run(matchers, &chunk, &mut out)
+                            let worker = slot.get_or_insert_with(new_worker);
+                            worker.run(&chunk, &mut out)
                         }));
                     // The receiver lives until every task is done.
                     let _ = tx.send(Done { index, chunk, out, outcome });
@@ -581,8 +687,10 @@ struct Done<'a> {
     outcome: std::thread::Result<io::Result<Stats>>,
 }
 
-/// A worker thread's state, made once per thread and kept for the run.
-struct Worker<R> {
+/// A worker thread's state, made once per thread and kept for the run:
+/// one verdict per matcher for every line.
+struct Worker<'m, R> {
+    matchers: &'m [Matcher],
     scratches: Vec<Scratch>,
     verdicts: Vec<Verdict>,
     render: R,
@@ -596,13 +704,14 @@ struct Worker<R> {
     alias: Vec<usize>,
 }
 
-impl<R: Render> Worker<R> {
-    fn new(matchers: &[Matcher], render: R) -> Worker<R> {
+impl<'m, R: Render> Worker<'m, R> {
+    fn new(matchers: &'m [Matcher], render: R) -> Worker<'m, R> {
         let dialect = matchers.first().map(Matcher::dialect);
         let shared = dialect.filter(|&d| {
             matchers.len() > 1 && matchers.iter().all(|m| m.dialect() == d)
         });
         Worker {
+            matchers,
             scratches: matchers.iter().map(Matcher::scratch).collect(),
             verdicts: Vec::with_capacity(matchers.len()),
             render,
@@ -611,18 +720,13 @@ impl<R: Render> Worker<R> {
             alias: aliases(matchers),
         }
     }
+}
 
-    /// Judges and renders every line of `chunk` into `out`.
-    fn run(
-        &mut self,
-        matchers: &[Matcher],
-        chunk: &[u8],
-        out: &mut Vec<u8>,
-    ) -> io::Result<Stats> {
-        let mut stats =
-            Stats { bytes: chunk.len() as u64, ..Stats::default() };
-        let mut start = 0;
-        let mut line = |line: &[u8]| -> io::Result<()> {
+impl<R: Render> ChunkWorker for Worker<'_, R> {
+    fn run(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> io::Result<Stats> {
+        let matchers = self.matchers;
+        let mut stats = Stats::of_bytes(chunk.len());
+        for_each_line(chunk, |line| {
             self.verdicts.clear();
             // PERF: with several agents, the path is extracted and
             // normalised once per line rather than once per agent (see
@@ -651,16 +755,7 @@ impl<R: Render> Worker<R> {
             }
             stats.lines += 1;
             self.render.line(line, &self.verdicts)
-        };
-        for end in memchr::memchr_iter(b'\n', chunk) {
-            let text = &chunk[start..end];
-            line(text.strip_suffix(b"\r").unwrap_or(text))?;
-            start = end + 1;
-        }
-        // The input's last line, when it has no line terminator.
-        if start < chunk.len() {
-            line(&chunk[start..])?;
-        }
+        })?;
         out.clear();
         self.render.finish(out)?;
         Ok(stats)

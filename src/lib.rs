@@ -72,8 +72,8 @@ pub mod sample;
 
 pub use crate::agents::{KnownAgent, AI_CRAWLERS};
 pub use crate::batch::{
-    Batch, BatchBuilder, MmapChoice, Render, Sink, Stats, DEFAULT_CHUNK_SIZE,
-    MAX_IN_FLIGHT_BYTES,
+    for_each_line, Batch, BatchBuilder, ChunkWorker, MmapChoice, Render, Sink,
+    Stats, DEFAULT_CHUNK_SIZE, MAX_IN_FLIGHT_BYTES,
 };
 pub use crate::dialect::Dialect;
 pub use crate::engine::EngineKind;

@@ -37,6 +37,7 @@ fn run(command: cli::Command) -> anyhow::Result<ExitCode> {
         }
         cli::Command::Check(args) => cmd::single::run(args),
         cli::Command::Lint(args) => cmd::lint::run(args),
+        cli::Command::Crawl(args) => cmd::crawl::run(args),
     }
 }
 

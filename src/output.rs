@@ -381,7 +381,7 @@ fn render_cell(out: &mut Vec<u8>, spec: CellSpec<'_>) {
     }
 }
 
-fn separator(format: Format) -> u8 {
+pub(crate) fn separator(format: Format) -> u8 {
     if format == Format::Tsv {
         b'\t'
     } else {
@@ -390,10 +390,19 @@ fn separator(format: Format) -> u8 {
 }
 
 /// Appends `field` to `out` as `format` writes a field (CSV and TSV only).
-fn push_field(format: Format, out: &mut Vec<u8>, field: &[u8]) {
+pub(crate) fn push_field(format: Format, out: &mut Vec<u8>, field: &[u8]) {
     match format {
+        // PERF: a csv-core writer builds a table when it is made, so it is
+        // made only for the rare field that needs quotes (the same bytes
+        // csv-core's default writer quotes for).
         Format::Csv => {
-            push_csv_field(&mut csv_core::Writer::new(), out, field)
+            if memchr::memchr3(b',', b'"', b'\n', field).is_none()
+                && memchr::memchr(b'\r', field).is_none()
+            {
+                out.extend_from_slice(field);
+            } else {
+                push_csv_field(&mut csv_core::Writer::new(), out, field)
+            }
         }
         Format::Tsv => push_tsv_field(out, field),
         Format::Jsonl => push_json_string(out, field),

@@ -12,7 +12,7 @@ use robots_batch::crawl::{
 };
 use robots_batch::{Dialect, Matcher, MatcherBuilder, Robots};
 
-use crate::util::Dir;
+use crate::util::{Dir, TestCommand};
 
 const ROBOTS: &str = "User-agent: *\nDisallow: /private/\n\n\
                       User-agent: GPTBot\nDisallow: /\n";
@@ -558,3 +558,192 @@ fn real_pairs_agree_with_single_file_mode() {
     );
     assert!(judged > 80_000, "only {judged} URLs had their host's file");
 }
+
+/// A crawl log over every source and fetch class, for the binary.
+fn crawl_fixture(dir: &Dir) -> String {
+    dir.create_dir("robots");
+    dir.create("robots/a.com.txt", ROBOTS);
+    dir.create(
+        "index.jsonl",
+        "{\"url\": \"https://b.com/robots.txt\", \"status\": 503}\n\
+         {\"url\": \"http://c.com/robots.txt\", \"status\": 301, \
+          \"location\": \"https://a.com/robots.txt\"}\n\
+         {\"url\": \"https://d.com/robots.txt\", \"status\": 403}\n",
+    );
+    dir.create(
+        "capture.warc.gz",
+        gzip(&warc_record(
+            "https://e.com/robots.txt",
+            "2024-01-01T00:00:00Z",
+            &http("200 OK", "", "User-agent: *\nDisallow: /e/\n"),
+        )),
+    );
+    let mut log = String::new();
+    for i in 0..40 {
+        for url in [
+            "https://a.com/private/x",
+            "https://a.com/public",
+            "https://b.com/x",
+            "http://c.com/private/y",
+            "https://d.com/x",
+            "https://e.com/e/1",
+            "https://missing.com/x",
+            "no host here, \"quoted\"",
+        ] {
+            log.push_str(&format!("{url}?{i}\n"));
+        }
+    }
+    dir.create("log.txt", &log);
+    log
+}
+
+const SOURCES: [&str; 6] = [
+    "--robots-dir",
+    "robots",
+    "--robots-index",
+    "index.jsonl",
+    "--robots-warc",
+    "capture.warc.gz",
+];
+
+rbtest!(crawl_command_rows, |dir: Dir, mut cmd: TestCommand| {
+    let log = crawl_fixture(&dir);
+    let got = cmd.arg("crawl").args(SOURCES).arg("log.txt").stdout();
+    let mut lines = got.lines();
+    assert_eq!(lines.next(), Some("url,verdict,reason"));
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), log.lines().count());
+    assert_eq!(
+        &rows[..8],
+        [
+            "https://a.com/private/x?0,disallowed,rule",
+            "https://a.com/public?0,allowed,no-matching-rule",
+            "https://b.com/x?0,disallowed,status-5xx",
+            "http://c.com/private/y?0,disallowed,rule",
+            "https://d.com/x?0,allowed,status-4xx",
+            "https://e.com/e/1?0,disallowed,rule",
+            "https://missing.com/x?0,unknown,no-robots",
+            "\"no host here, \"\"quoted\"\"?0\",unknown,no-host",
+        ]
+    );
+    // Input order everywhere, whatever the threads and chunk boundaries:
+    // the worker judges grouped by origin but writes in input order.
+    for (i, (row, url)) in rows.iter().zip(log.lines()).enumerate() {
+        let head = url.split(',').next().unwrap();
+        assert!(row.contains(head), "row {i}: {row} for {url}");
+    }
+    for args in [
+        &["-j1"][..],
+        &["-j2", "--chunk-size", "7"],
+        &["-j3", "--chunk-size", "1"],
+    ] {
+        let again = dir
+            .command()
+            .arg("crawl")
+            .args(SOURCES)
+            .args(args)
+            .arg("log.txt")
+            .stdout();
+        assert_eq!(again, got, "{args:?}");
+    }
+    let piped = dir
+        .command()
+        .arg("crawl")
+        .args(SOURCES)
+        .args(["-j2", "--chunk-size", "100", "-"])
+        .stdin(log.as_bytes())
+        .stdout();
+    assert_eq!(piped, got);
+});
+
+rbtest!(
+    crawl_command_policy_agents_explain,
+    |dir: Dir, mut cmd: TestCommand| {
+        crawl_fixture(&dir);
+        let got = cmd
+            .arg("crawl")
+            .args(SOURCES)
+            .args(["--on-5xx", "allow", "--on-401-403", "disallow"])
+            .args(["--on-missing", "disallow", "--max-redirects", "0"])
+            .args(["-a", "MyBot,GPTBot", "--explain", "--format", "tsv"])
+            .arg("log.txt")
+            .stdout();
+        let rows: Vec<&str> = got.lines().take(17).collect();
+        assert_eq!(
+        rows,
+        [
+            "url\tagent\tverdict\treason\trobots\tline\trule",
+            "https://a.com/private/x?0\tMyBot\tdisallowed\trule\ta.com\t2\tDisallow: /private/",
+            "https://a.com/private/x?0\tGPTBot\tdisallowed\trule\ta.com\t5\tDisallow: /",
+            "https://a.com/public?0\tMyBot\tallowed\tno-matching-rule\ta.com\t\t",
+            "https://a.com/public?0\tGPTBot\tdisallowed\trule\ta.com\t5\tDisallow: /",
+            "https://b.com/x?0\tMyBot\tallowed\tstatus-5xx\thttps://b.com\t\t",
+            "https://b.com/x?0\tGPTBot\tallowed\tstatus-5xx\thttps://b.com\t\t",
+            "http://c.com/private/y?0\tMyBot\tallowed\tredirect-limit\thttp://c.com\t\t",
+            "http://c.com/private/y?0\tGPTBot\tallowed\tredirect-limit\thttp://c.com\t\t",
+            "https://d.com/x?0\tMyBot\tdisallowed\tstatus-4xx\thttps://d.com\t\t",
+            "https://d.com/x?0\tGPTBot\tdisallowed\tstatus-4xx\thttps://d.com\t\t",
+            "https://e.com/e/1?0\tMyBot\tdisallowed\trule\thttps://e.com\t2\tDisallow: /e/",
+            "https://e.com/e/1?0\tGPTBot\tdisallowed\trule\thttps://e.com\t2\tDisallow: /e/",
+            "https://missing.com/x?0\tMyBot\tdisallowed\tno-robots\t\t\t",
+            "https://missing.com/x?0\tGPTBot\tdisallowed\tno-robots\t\t\t",
+            "no host here, \"quoted\"?0\tMyBot\tunknown\tno-host\t\t\t",
+            "no host here, \"quoted\"?0\tGPTBot\tunknown\tno-host\t\t\t",
+        ]
+    );
+        let json = dir
+            .command()
+            .args([
+                "crawl",
+                "--robots-dir",
+                "robots",
+                "--explain",
+                "--format",
+                "jsonl",
+                "log.txt",
+            ])
+            .stdout();
+        assert_eq!(
+        json.lines().next(),
+        Some(
+            "{\"url\":\"https://a.com/private/x?0\",\"verdict\":\"disallowed\",\
+             \"reason\":\"rule\",\"robots\":\"a.com\",\"line\":2,\
+             \"rule\":\"Disallow: /private/\"}"
+        )
+    );
+    }
+);
+
+rbtest!(crawl_command_errors, |dir: Dir, mut cmd: TestCommand| {
+    crawl_fixture(&dir);
+    // No source at all is a usage error.
+    let err = cmd.args(["crawl", "log.txt"]).assert_error();
+    assert!(err.contains("--robots-dir"), "{err}");
+    dir.create("bad.jsonl", "{\"url\": \"https://a.com/\"}\nnot json\n");
+    let err = dir
+        .command()
+        .args(["crawl", "--robots-index", "bad.jsonl", "log.txt"])
+        .assert_error();
+    assert!(err.contains("bad.jsonl:2: not a JSON object"), "{err}");
+    dir.create("bad.warc", "GET / HTTP/1.1\r\n");
+    let err = dir
+        .command()
+        .args(["crawl", "--robots-warc", "bad.warc", "log.txt"])
+        .assert_error();
+    assert!(err.contains("bad.warc") && err.contains("WARC/"), "{err}");
+    let err = dir
+        .command()
+        .args(["crawl", "--robots-dir", "absent", "log.txt"])
+        .assert_error();
+    assert!(err.contains("absent"), "{err}");
+    let err = dir
+        .command()
+        .args(["crawl", "--robots-dir", "robots", "absent.txt"])
+        .assert_error();
+    assert!(err.contains("absent.txt"), "{err}");
+    let err = dir
+        .command()
+        .args(["crawl", "--robots-dir", "robots", "robots"])
+        .assert_error();
+    assert!(err.contains("robots"), "{err}");
+});

@@ -239,7 +239,7 @@ pub struct Args {
     pub chunk_size: Option<usize>,
 }
 
-fn parse_agent(agent: &str) -> Result<String, String> {
+pub(crate) fn parse_agent(agent: &str) -> Result<String, String> {
     if agent.is_empty() {
         return Err("the agent is empty; give a product token such as \
                     ExampleBot, or * for the `*` groups"

@@ -10,10 +10,12 @@ use clap::Parser;
 mod messages;
 pub mod args;
 mod config;
+mod crawlargs;
 mod subargs;
 
 pub use self::args::Args;
 pub use self::config::{read_robots, warn_agent, Config, Input, Output};
+pub use self::crawlargs::{AssumeArg, CrawlArgs, MissingArg};
 pub use self::messages::emit;
 pub use self::subargs::{CheckArgs, LintArgs, LintFormat};
 
@@ -26,13 +28,15 @@ pub enum Command {
     Check(CheckArgs),
     /// `lint`: what to fix in a robots.txt.
     Lint(LintArgs),
+    /// `crawl`: URLs of many hosts, each judged by its own robots.txt.
+    Crawl(CrawlArgs),
 }
 
 /// Parses the command line. `--help` and `--version` print and give
 /// `Err(0)`; a usage error prints one line, `robots-batch: ...`, and gives
 /// `Err(2)`.
 ///
-/// N.B. A first argument `check` or `lint` names the subcommand (clap's subcommands
+/// N.B. A first argument `check`, `lint` or `crawl` names the subcommand (clap's subcommands
 /// would make ROBOTS and URLS of the default command optional in the
 /// help); a robots.txt file named `check` is given as `./check`.
 pub fn parse() -> Result<Command, ExitCode> {
@@ -40,6 +44,7 @@ pub fn parse() -> Result<Command, ExitCode> {
     match argv.get(1).and_then(|arg| arg.to_str()) {
         Some("check") => parse_as::<CheckArgs>(&argv[1..]).map(Command::Check),
         Some("lint") => parse_as::<LintArgs>(&argv[1..]).map(Command::Lint),
+        Some("crawl") => parse_as::<CrawlArgs>(&argv[1..]).map(Command::Crawl),
         _ => parse_as::<Args>(&argv).map(Command::Run),
     }
 }

@@ -9,7 +9,10 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use flate2::read::MultiGzDecoder;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use robots_batch::{Counts, CsvRender, EmitRender, Render, Sink, Stats};
+use robots_batch::{
+    Batch, ChunkWorker, Counts, CsvRender, EmitRender, Matcher, Render, Sink,
+    Stats,
+};
 
 use crate::cli::{Config, Input, Output};
 
@@ -36,7 +39,7 @@ pub fn run(config: Config) -> anyhow::Result<ExitCode> {
         let err = io::Error::from(io::ErrorKind::IsADirectory);
         return Err(err).context(format!("failed to read {name}"));
     }
-    let source = Source::open(&config, file.as_ref())
+    let source = Source::open(&config.batch, file.as_ref())
         .with_context(|| format!("failed to read {name}"))?;
     // The progress bar's length: a regular file's size (the bar counts
     // decompressed bytes, so a compressed file gets a spinner).
@@ -70,13 +73,16 @@ pub fn run(config: Config) -> anyhow::Result<ExitCode> {
         Ok(())
     };
     let counts = Counts::new(config.matchers.len());
+    let matchers = &config.matchers;
     let result = match config.output {
-        Output::Plain => source.run(CsvRender::new, &mut sink),
-        Output::Table(ref table) => source.run(|| table.render(), &mut sink),
-        Output::Emit(allowed) | Output::CountEmit(allowed) => {
-            source.run(|| EmitRender::new(allowed), &mut sink)
+        Output::Plain => source.run(matchers, CsvRender::new, &mut sink),
+        Output::Table(ref table) => {
+            source.run(matchers, || table.render(), &mut sink)
         }
-        Output::Count => source.run(|| counts.render(), &mut sink),
+        Output::Emit(allowed) | Output::CountEmit(allowed) => {
+            source.run(matchers, || EmitRender::new(allowed), &mut sink)
+        }
+        Output::Count => source.run(matchers, || counts.render(), &mut sink),
     };
     progress.finish();
     let stats = result.map_err(|err| {
@@ -129,7 +135,7 @@ fn grep_code(matched: bool) -> ExitCode {
 
 /// How a URL input is compressed, by its first bytes.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
-enum Compression {
+pub(crate) enum Compression {
     /// gzip (RFC 1952): `1f 8b`. Several members one after another are
     /// read as one stream, as `zcat` does.
     Gzip,
@@ -177,9 +183,12 @@ fn read_head<R: Read>(rdr: &mut R, buf: &mut [u8]) -> io::Result<usize> {
 
 /// The URLs of a run: an open file to map or read, or a stream (standard
 /// input, a pipe given by name, or the decompressed bytes of either).
-struct Source<'a> {
-    config: &'a Config,
-    compression: Option<Compression>,
+/// The URL input: a file (which the batch may memory-map) or a stream
+/// (standard input, a pipe, a decompressor).
+pub(crate) struct Source<'a> {
+    batch: &'a Batch,
+    /// How the input is compressed, if it is.
+    pub(crate) compression: Option<Compression>,
     urls: Urls<'a>,
 }
 
@@ -191,7 +200,10 @@ enum Urls<'a> {
 impl<'a> Source<'a> {
     /// Looks at the input's first bytes: gzip and zstd inputs are
     /// decompressed as they are read, anything else is read as it is.
-    fn open(config: &'a Config, file: Option<&'a File>) -> io::Result<Self> {
+    pub(crate) fn open(
+        batch: &'a Batch,
+        file: Option<&'a File>,
+    ) -> io::Result<Self> {
         let mut head = [0u8; 4];
         let (urls, compression) = match file {
             Some(mut file) => {
@@ -230,17 +242,22 @@ impl<'a> Source<'a> {
         if let Some(c) = compression {
             log::debug!("URL input is {c:?}-compressed");
         }
-        Ok(Source { config, compression, urls })
+        Ok(Source { batch, compression, urls })
     }
 
     /// Runs every URL through the matchers, rendering with `new_render`.
-    fn run<R, F, S>(self, new_render: F, sink: S) -> io::Result<Stats>
+    fn run<R, F, S>(
+        self,
+        matchers: &[Matcher],
+        new_render: F,
+        sink: S,
+    ) -> io::Result<Stats>
     where
         R: Render,
         F: Fn() -> R + Sync,
         S: Sink,
     {
-        let (batch, matchers) = (&self.config.batch, &self.config.matchers);
+        let batch = self.batch;
         match self.urls {
             Urls::File(file) => {
                 batch.run_file(matchers, file, new_render, sink)
@@ -250,12 +267,37 @@ impl<'a> Source<'a> {
             }
         }
     }
+
+    /// Runs every URL through workers made by `new_worker`.
+    pub(crate) fn run_with<W, F, S>(
+        self,
+        new_worker: F,
+        sink: S,
+    ) -> io::Result<Stats>
+    where
+        W: ChunkWorker,
+        F: Fn() -> W + Sync,
+        S: Sink,
+    {
+        match self.urls {
+            Urls::File(file) => {
+                self.batch.run_file_with(file, new_worker, sink)
+            }
+            Urls::Stream(rdr) => {
+                self.batch.run_reader_with(rdr, new_worker, sink)
+            }
+        }
+    }
 }
 
-fn print_stats(stats: &Stats, elapsed: Duration) {
+pub(crate) fn print_stats(stats: &Stats, elapsed: Duration) {
     let secs = elapsed.as_secs_f64().max(1e-9);
+    let unknown = match stats.unknown() {
+        0 => String::new(),
+        n => format!(", {n} unknown"),
+    };
     message!(
-        "{} lines, {} allowed, {} disallowed, {} bytes in {:.3} s \
+        "{} lines, {} allowed, {} disallowed{unknown}, {} bytes in {:.3} s \
          ({:.0} URLs/s, {:.2} MB/s)",
         stats.lines(),
         stats.allowed(),
@@ -271,7 +313,7 @@ fn print_stats(stats: &Stats, elapsed: Duration) {
 /// a second, and only when standard error is a terminal and standard
 /// output is not (rows scrolling past would tear the bar, and the bar the
 /// rows). A bar of bytes for files, a spinner for streams.
-struct Progress {
+pub(crate) struct Progress {
     start: Instant,
     enabled: bool,
     total: Option<u64>,
@@ -279,13 +321,13 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(start: Instant, total: Option<u64>) -> Progress {
+    pub(crate) fn new(start: Instant, total: Option<u64>) -> Progress {
         let enabled =
             io::stderr().is_terminal() && !io::stdout().is_terminal();
         Progress { start, enabled, total, bar: None }
     }
 
-    fn update(&mut self, bytes: u64) {
+    pub(crate) fn update(&mut self, bytes: u64) {
         if !self.enabled {
             return;
         }
@@ -318,7 +360,7 @@ impl Progress {
         bar
     }
 
-    fn finish(&mut self) {
+    pub(crate) fn finish(&mut self) {
         if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
         }

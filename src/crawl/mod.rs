@@ -42,12 +42,14 @@ assert_eq!(verdict("/relative"), "unknown no-host");
 mod origin;
 mod source;
 mod warc;
+mod worker;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 pub use self::origin::{Origin, Scheme};
 pub use self::source::{Fetch, FetchSet};
+pub use self::worker::CrawlWorker;
 
 use self::origin::origin_key;
 use crate::dialect::Dialect;
@@ -181,6 +183,16 @@ impl CrawlVerdict {
     }
 }
 
+/// Where a URL's verdicts come from (see [`CrawlJudge::locate`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Located {
+    /// The same verdict for every agent.
+    Same(CrawlVerdict),
+    /// The rules of the fetch at `fetch`, compiled as those of the fetch
+    /// at `compiled` (the first one with the same body).
+    Rules { fetch: usize, compiled: usize },
+}
+
 /// What a fetch resolves to, once, after redirects.
 #[derive(Clone, Copy, Debug)]
 enum Resolved {
@@ -210,6 +222,13 @@ pub struct CrawlJudge {
 pub struct CrawlScratch {
     key: Vec<u8>,
     current: Option<(usize, Arc<[Matcher]>, Vec<Scratch>)>,
+}
+
+impl CrawlScratch {
+    /// The matchers that gave the last verdicts from rules.
+    pub(crate) fn current_matchers(&self) -> Option<&[Matcher]> {
+        self.current.as_ref().map(|c| &*c.1)
+    }
 }
 
 impl CrawlJudge {
@@ -270,36 +289,54 @@ impl CrawlJudge {
         scratch: &mut CrawlScratch,
         out: &mut Vec<CrawlVerdict>,
     ) {
-        out.clear();
-        let n = self.agents.len();
-        let Some(parts) = origin_key(url, &mut scratch.key) else {
-            out.resize(n, unknown(CrawlReason::NoHost));
-            return;
+        let located = self.locate(url, &mut scratch.key);
+        self.judge_located(url, located, scratch, out);
+    }
+
+    /// Finds where `url`'s verdicts come from, compiling nothing: the
+    /// same verdict for every agent (the fetch gave no rules, or there is
+    /// no fetch or no host), or the rules of a fetch.
+    pub(crate) fn locate(&self, url: &[u8], key: &mut Vec<u8>) -> Located {
+        let Some(parts) = origin_key(url, key) else {
+            return Located::Same(unknown(CrawlReason::NoHost));
         };
-        let host = parts.host(&scratch.key);
-        let Some(entry) = self.fetches.find(&scratch.key, host) else {
-            let v = match self.policy.on_missing {
+        let Some(entry) = self.fetches.find(key, parts.host(key)) else {
+            return Located::Same(match self.policy.on_missing {
                 Some(a) => CrawlVerdict {
                     allowed: Some(a.allowed()),
                     reason: CrawlReason::NoRobots,
                     fetch: None,
                 },
                 None => unknown(CrawlReason::NoRobots),
-            };
-            out.resize(n, v);
-            return;
+            });
         };
-        let (fetch, compiled) = match self.resolved[entry] {
-            Resolved::Rules(fetch, compiled) => (fetch, compiled),
-            Resolved::Assume(allowed, reason) => {
-                let v = CrawlVerdict {
-                    allowed: Some(allowed),
-                    reason,
-                    fetch: Some(entry),
-                };
-                out.resize(n, v);
+        match self.resolved[entry] {
+            Resolved::Rules(fetch, compiled) => {
+                Located::Rules { fetch, compiled }
+            }
+            Resolved::Assume(allowed, reason) => Located::Same(CrawlVerdict {
+                allowed: Some(allowed),
+                reason,
+                fetch: Some(entry),
+            }),
+        }
+    }
+
+    /// The verdicts of a located URL into `out` (cleared first).
+    pub(crate) fn judge_located(
+        &self,
+        url: &[u8],
+        located: Located,
+        scratch: &mut CrawlScratch,
+        out: &mut Vec<CrawlVerdict>,
+    ) {
+        out.clear();
+        let (fetch, compiled) = match located {
+            Located::Same(v) => {
+                out.resize(self.agents.len(), v);
                 return;
             }
+            Located::Rules { fetch, compiled } => (fetch, compiled),
         };
         if scratch.current.as_ref().map(|c| c.0) != Some(compiled) {
             let matchers = self.matchers(compiled);

@@ -1,0 +1,194 @@
+//! The flags of `robots-batch crawl`, the crawl-log mode, as clap sees them.
+
+use std::path::PathBuf;
+
+use clap::{Parser, ValueEnum};
+use robots_batch::{Dialect, EngineKind, DEFAULT_MAX_ROBOTS_BYTES};
+
+use super::args::FormatArg;
+
+const CRAWL_AFTER_HELP: &str = "\
+ROBOTS.TXT SOURCES (at least one; all may be combined):
+  --robots-dir DIR      DIR/<host>.txt is the robots.txt of <host> (lower
+                        case, no port), fetched with status 200, for every
+                        scheme and port of that host.
+  --robots-index FILE   JSON Lines, gzip allowed: {\"url\": \"https://h/robots.txt\",
+                        \"status\": 200, \"body\": \"...\"}; \"body_base64\" for
+                        bytes that are not UTF-8, \"location\" for redirects,
+                        \"status\" 0 or absent for unreachable. By origin.
+  --robots-warc FILE    WARC response records (.warc, or .warc.gz with any
+                        number of gzip members): origin from WARC-Target-URI,
+                        status and Location from the HTTP response. Of two
+                        captures of one origin, the latest WARC-Date wins.
+  A fetch by origin (index, WARC) takes precedence over a directory file.
+
+FETCH RESULTS (RFC 9309 section 2.3.1, the defaults):
+  2xx        the body is the robots.txt
+  3xx        Location is followed within the given fetches, up to
+             --max-redirects hops; the rules found apply to the original
+             origin. Too many hops or a loop: allowed (redirect-limit); a
+             target without a fetch, or no Location: allowed
+             (redirect-missing)
+  4xx        allowed (--on-4xx); 401 and 403 apart (--on-401-403)
+  5xx, 429   disallowed (--on-5xx), as is a host that did not answer
+             (status 0)
+  no fetch   unknown (--on-missing)
+  not a URL  unknown (no-host): a line that is not an absolute http(s) URL
+
+OUTPUT:
+  CSV (or --format tsv/jsonl) on standard output, one row per input line
+  and agent, in input order: `url,verdict,reason` with one agent,
+  `url,agent,verdict,reason` with several. verdict: allowed, disallowed or
+  unknown. reason: rule, no-matching-rule, no-group, implicit-robots-txt
+  (the robots.txt decided), status-4xx, status-5xx, redirect-limit,
+  redirect-missing, no-robots, no-host. --explain adds `robots` (the
+  origin or host whose fetch decided), `line` and `rule` (the deciding
+  rule's line number and text).
+
+EXIT CODES:
+  0  success; 2  usage or I/O error (an unreadable or malformed source
+  names the file and, for an index, the line)
+
+EXAMPLES:
+  robots-batch crawl --robots-dir robots/ crawl.log > verdicts.csv
+  robots-batch crawl --robots-warc CC-robotstxt-00000.warc.gz -a CCBot urls.txt
+  robots-batch crawl --robots-index fetches.jsonl.gz --on-401-403 disallow \\
+    --explain -a GPTBot,ClaudeBot urls.txt";
+
+/// `robots-batch crawl`: URLs of many hosts, each judged by its own
+/// origin's robots.txt and by how that fetch went.
+#[derive(Debug, Parser)]
+#[command(
+    name = "robots-batch crawl",
+    bin_name = "robots-batch crawl",
+    version,
+    about = "Judge a crawl log: each URL by the robots.txt fetched from its \
+             own origin, and by how that fetch went.",
+    after_help = CRAWL_AFTER_HELP,
+    max_term_width = 100
+)]
+#[command(group(
+    clap::ArgGroup::new("sources")
+        .required(true)
+        .multiple(true)
+        .args(["robots_dir", "robots_index", "robots_warc"])
+))]
+pub struct CrawlArgs {
+    /// The URLs, one per line; `-` reads standard input.
+    #[arg(value_name = "URLS")]
+    pub urls: PathBuf,
+
+    /// A directory of `<host>.txt` robots.txt files.
+    #[arg(long, value_name = "DIR")]
+    pub robots_dir: Vec<PathBuf>,
+
+    /// A JSON Lines index of robots.txt fetches (gzip allowed).
+    #[arg(long, value_name = "FILE")]
+    pub robots_index: Vec<PathBuf>,
+
+    /// A WARC file of robots.txt responses (.warc or .warc.gz).
+    #[arg(long, value_name = "FILE")]
+    pub robots_warc: Vec<PathBuf>,
+
+    /// The crawler's product token [default: *]; repeat it or separate
+    /// agents with commas for several.
+    #[arg(
+        short,
+        long,
+        value_name = "AGENT",
+        value_delimiter = ',',
+        action = clap::ArgAction::Append,
+        value_parser = super::args::parse_agent
+    )]
+    pub agent: Vec<String>,
+
+    /// How to read each robots.txt: rfc9309, google, draft1996 or
+    /// orig1994.
+    #[arg(long, value_name = "DIALECT", default_value_t = Dialect::Rfc9309)]
+    pub dialect: Dialect,
+
+    /// The matching engine: dfa, dense, lazy or naive.
+    #[arg(long, value_name = "ENGINE", default_value_t = EngineKind::Dfa)]
+    pub engine: EngineKind,
+
+    /// Verdict on every URL of an origin whose fetch gave a 4xx other than
+    /// 401 and 403.
+    #[arg(long, value_name = "VERDICT", default_value = "allow")]
+    pub on_4xx: AssumeArg,
+
+    /// Verdict for a 401 or 403 fetch.
+    #[arg(long, value_name = "VERDICT", default_value = "allow")]
+    pub on_401_403: AssumeArg,
+
+    /// Verdict for a 5xx or 429 fetch, or a host that did not answer.
+    #[arg(long, value_name = "VERDICT", default_value = "disallow")]
+    pub on_5xx: AssumeArg,
+
+    /// Verdict for a URL whose origin has no fetch: allow, disallow or
+    /// unknown.
+    #[arg(long, value_name = "VERDICT", default_value = "unknown")]
+    pub on_missing: MissingArg,
+
+    /// The most redirects followed from one fetch.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub max_redirects: usize,
+
+    /// Parse only the first BYTES bytes of each robots.txt; 0 means no
+    /// limit.
+    #[arg(
+        long,
+        value_name = "BYTES",
+        default_value_t = DEFAULT_MAX_ROBOTS_BYTES
+    )]
+    pub max_robots_bytes: usize,
+
+    /// Keep at most MIB mebibytes of compiled matchers; older ones are
+    /// dropped and compiled again when needed.
+    #[arg(long, value_name = "MIB", default_value_t = 256)]
+    pub cache_mib: usize,
+
+    /// Add the deciding fetch's origin and the deciding rule's line and
+    /// text to every row.
+    #[arg(long)]
+    pub explain: bool,
+
+    /// csv (the default), tsv or jsonl.
+    #[arg(long, value_name = "FORMAT")]
+    pub format: Option<FormatArg>,
+
+    /// Worker threads [default: all cores].
+    #[arg(short = 'j', long, value_name = "N")]
+    pub threads: Option<usize>,
+
+    /// Do not print the header row.
+    #[arg(long)]
+    pub no_header: bool,
+
+    /// Print counts and throughput to standard error at the end.
+    #[arg(long)]
+    pub stats: bool,
+
+    /// Cut the input into chunks of about BYTES bytes (for tests).
+    #[arg(long, value_name = "BYTES", hide = true)]
+    pub chunk_size: Option<usize>,
+}
+
+/// `--on-4xx`, `--on-401-403`, `--on-5xx`.
+#[derive(Clone, Copy, Debug, Eq, PartialEq, ValueEnum)]
+pub enum AssumeArg {
+    /// Every URL of the origin is allowed.
+    Allow,
+    /// Every URL of the origin is disallowed.
+    Disallow,
+}
+
+/// `--on-missing`.
+#[derive(Clone, Copy, Debug, Eq, PartialEq, ValueEnum)]
+pub enum MissingArg {
+    /// Allowed.
+    Allow,
+    /// Disallowed.
+    Disallow,
+    /// The verdict `unknown`.
+    Unknown,
+}

@@ -1,0 +1,129 @@
+//! `robots-batch crawl`: a crawl log's URLs, each judged by the robots.txt
+//! fetched from its own origin.
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+use robots_batch::crawl::{
+    Assume, CrawlJudge, CrawlWorker, FetchPolicy, FetchSet,
+};
+use robots_batch::{BatchBuilder, Format, MatcherBuilder, Stats};
+
+use super::check::{print_stats, Progress, Source};
+use crate::cli::{AssumeArg, CrawlArgs, MissingArg};
+
+/// Reads the fetches, then judges every line of the input.
+pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
+    let start = Instant::now();
+    let mut fetches = FetchSet::new();
+    for dir in &args.robots_dir {
+        let n = fetches.read_dir(dir)?;
+        log::debug!("{n} robots.txt files in {}", dir.display());
+    }
+    for index in &args.robots_index {
+        let n = fetches.read_index(index)?;
+        log::debug!("{n} fetches in {}", index.display());
+    }
+    for warc in &args.robots_warc {
+        let n = fetches.read_warc(warc)?;
+        log::debug!("{n} responses in {}", warc.display());
+    }
+    let mut agents: Vec<String> = vec![];
+    for agent in &args.agent {
+        if !agents.contains(agent) {
+            crate::cli::warn_agent(agent, args.dialect);
+            agents.push(agent.clone());
+        }
+    }
+    if agents.is_empty() {
+        agents.push("*".to_string());
+    }
+    let assume = |a: AssumeArg| match a {
+        AssumeArg::Allow => Assume::Allow,
+        AssumeArg::Disallow => Assume::Disallow,
+    };
+    let policy = FetchPolicy {
+        on_4xx: assume(args.on_4xx),
+        on_401_403: assume(args.on_401_403),
+        on_5xx: assume(args.on_5xx),
+        on_missing: match args.on_missing {
+            MissingArg::Allow => Some(Assume::Allow),
+            MissingArg::Disallow => Some(Assume::Disallow),
+            MissingArg::Unknown => None,
+        },
+        max_redirects: args.max_redirects,
+        max_robots_bytes: args.max_robots_bytes,
+        cache_bytes: args.cache_mib.saturating_mul(1 << 20),
+    };
+    let mut builder = MatcherBuilder::new();
+    builder.engine(args.engine);
+    let judge =
+        CrawlJudge::new(fetches, policy, builder, &agents, args.dialect);
+    let format = match args.format {
+        None | Some(crate::cli::args::FormatArg::Csv) => Format::Csv,
+        Some(crate::cli::args::FormatArg::Tsv) => Format::Tsv,
+        Some(crate::cli::args::FormatArg::Jsonl) => Format::Jsonl,
+    };
+
+    let mut batch = BatchBuilder::new();
+    batch.threads(args.threads.unwrap_or(0));
+    if let Some(bytes) = args.chunk_size {
+        batch.chunk_size(bytes);
+    }
+    let batch = batch.build().context("failed to start worker threads")?;
+    let (name, file) = if args.urls.as_os_str() == "-" {
+        ("<stdin>".to_string(), None)
+    } else {
+        let name = args.urls.display().to_string();
+        let file = File::open(&args.urls)
+            .with_context(|| format!("failed to open {name}"))?;
+        if file.metadata().is_ok_and(|md| md.is_dir()) {
+            let err = io::Error::from(io::ErrorKind::IsADirectory);
+            return Err(err).context(format!("failed to read {name}"));
+        }
+        (name, Some(file))
+    };
+    let total = file
+        .as_ref()
+        .and_then(|f| f.metadata().ok())
+        .filter(|md| md.is_file())
+        .map(|md| md.len());
+    let source = Source::open(&batch, file.as_ref())
+        .with_context(|| format!("failed to read {name}"))?;
+    let total = total.filter(|_| source.compression.is_none());
+
+    let mut stdout = io::stdout().lock();
+    if !args.no_header {
+        let header = CrawlWorker::header(&judge, format, args.explain);
+        stdout.write_all(&header).context("failed to write output")?;
+    }
+    let mut progress = Progress::new(start, total);
+    let mut write_failed = false;
+    let sink = |rendered: &[u8], total: &Stats| -> io::Result<()> {
+        if let Err(err) = stdout.write_all(rendered) {
+            write_failed = true;
+            return Err(err);
+        }
+        progress.update(total.bytes());
+        Ok(())
+    };
+    let new_worker = || CrawlWorker::new(&judge, format, args.explain);
+    let result = source.run_with(new_worker, sink);
+    progress.finish();
+    let stats = result.map_err(|err| {
+        let context = if write_failed {
+            "failed to write output".to_string()
+        } else {
+            format!("failed to read {name}")
+        };
+        anyhow::Error::new(err).context(context)
+    })?;
+    stdout.flush().context("failed to write output")?;
+    if args.stats {
+        print_stats(&stats, start.elapsed());
+    }
+    Ok(ExitCode::SUCCESS)
+}

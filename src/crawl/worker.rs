@@ -1,0 +1,243 @@
+//! Crawl-log mode in the batch pipeline: a [`ChunkWorker`] that judges a
+//! chunk's lines grouped by origin and renders them in input order.
+
+use std::io;
+
+use super::{CrawlJudge, CrawlReason, CrawlScratch, CrawlVerdict, Located};
+use crate::batch::{for_each_line, ChunkWorker, Stats};
+use crate::matcher::Reason;
+use crate::output::{push_field, push_json_string, separator, Format};
+
+/// Judges and renders the lines of crawl-log chunks, one worker per
+/// thread (see [`Batch::run_file_with`](crate::Batch::run_file_with)).
+///
+/// Rows: `url,verdict,reason` with one agent, `url,agent,verdict,reason`
+/// (one row per URL and agent) with several; `verdict` is `allowed`,
+/// `disallowed` or `unknown`. With `explain`, three more fields: `robots`
+/// (the origin or host whose robots.txt or fetch decided, after
+/// redirects), `line` and `rule` (the deciding rule's line number and
+/// text, when a rule decided). [`CrawlWorker::header`] gives the header.
+///
+/// PERF: a chunk's lines are first located (origin, fetch) without
+/// compiling anything, then judged in order of the compiled matchers they
+/// need, so that a chunk of shuffled hosts switches matchers once per
+/// origin rather than once per line; rows are then written in input order.
+#[derive(Debug)]
+pub struct CrawlWorker<'j> {
+    judge: &'j CrawlJudge,
+    format: Format,
+    explain: bool,
+    scratch: CrawlScratch,
+    key: Vec<u8>,
+    /// Per line of the chunk: where it starts and ends, and where its
+    /// verdicts come from.
+    lines: Vec<(usize, usize, Located)>,
+    /// Line indexes in judging order.
+    order: Vec<u32>,
+    /// `agents` verdicts per line.
+    verdicts: Vec<CrawlVerdict>,
+    one: Vec<CrawlVerdict>,
+    /// With `explain`, per verdict: the deciding rule's line number and
+    /// the range of its text in `texts`.
+    rules: Vec<Option<(u32, usize, usize)>>,
+    texts: Vec<u8>,
+}
+
+impl<'j> CrawlWorker<'j> {
+    /// A worker for `judge`'s verdicts, written in `format`.
+    pub fn new(
+        judge: &'j CrawlJudge,
+        format: Format,
+        explain: bool,
+    ) -> CrawlWorker<'j> {
+        CrawlWorker {
+            judge,
+            format,
+            explain,
+            scratch: judge.scratch(),
+            key: vec![],
+            lines: vec![],
+            order: vec![],
+            verdicts: vec![],
+            one: vec![],
+            rules: vec![],
+            texts: vec![],
+        }
+    }
+
+    /// The header row (empty for JSON Lines, which has none).
+    pub fn header(
+        judge: &CrawlJudge,
+        format: Format,
+        explain: bool,
+    ) -> Vec<u8> {
+        if format == Format::Jsonl {
+            return vec![];
+        }
+        let mut names = vec!["url"];
+        if judge.agents().len() > 1 {
+            names.push("agent");
+        }
+        names.extend(["verdict", "reason"]);
+        if explain {
+            names.extend(["robots", "line", "rule"]);
+        }
+        let sep = [separator(format)];
+        let mut out = names.join(std::str::from_utf8(&sep).unwrap_or(","));
+        out.push('\n');
+        out.into_bytes()
+    }
+
+    fn render(&self, out: &mut Vec<u8>, url: &[u8], line: usize) {
+        let agents = self.judge.agents();
+        let n = agents.len();
+        for (a, agent) in agents.iter().enumerate() {
+            let i = line * n + a;
+            let v = self.verdicts[i];
+            let robots = v.fetch().and_then(|f| self.judge.fetches().get(f));
+            let rule = self.rules.get(i).copied().flatten();
+            let text = rule.map(|(_, s, e)| &self.texts[s..e]);
+            if self.format == Format::Jsonl {
+                out.extend_from_slice(b"{\"url\":");
+                push_json_string(out, url);
+                if n > 1 {
+                    out.extend_from_slice(b",\"agent\":");
+                    push_json_string(out, agent.as_bytes());
+                }
+                out.extend_from_slice(b",\"verdict\":\"");
+                out.extend_from_slice(v.name().as_bytes());
+                out.extend_from_slice(b"\",\"reason\":\"");
+                out.extend_from_slice(v.reason().name().as_bytes());
+                out.push(b'"');
+                if self.explain {
+                    out.extend_from_slice(b",\"robots\":");
+                    match robots {
+                        Some((name, _)) => {
+                            push_json_string(out, name.as_bytes())
+                        }
+                        None => out.extend_from_slice(b"null"),
+                    }
+                    out.extend_from_slice(b",\"line\":");
+                    match rule {
+                        Some((l, _, _)) => {
+                            out.extend_from_slice(l.to_string().as_bytes())
+                        }
+                        None => out.extend_from_slice(b"null"),
+                    }
+                    out.extend_from_slice(b",\"rule\":");
+                    match text {
+                        Some(t) => push_json_string(out, t),
+                        None => out.extend_from_slice(b"null"),
+                    }
+                }
+                out.extend_from_slice(b"}\n");
+                continue;
+            }
+            let sep = separator(self.format);
+            push_field(self.format, out, url);
+            if n > 1 {
+                out.push(sep);
+                push_field(self.format, out, agent.as_bytes());
+            }
+            out.push(sep);
+            out.extend_from_slice(v.name().as_bytes());
+            out.push(sep);
+            out.extend_from_slice(v.reason().name().as_bytes());
+            if self.explain {
+                out.push(sep);
+                if let Some((name, _)) = robots {
+                    push_field(self.format, out, name.as_bytes());
+                }
+                out.push(sep);
+                if let Some((l, _, _)) = rule {
+                    out.extend_from_slice(l.to_string().as_bytes());
+                }
+                out.push(sep);
+                if let Some(t) = text {
+                    push_field(self.format, out, t);
+                }
+            }
+            out.push(b'\n');
+        }
+    }
+}
+
+impl ChunkWorker for CrawlWorker<'_> {
+    fn run(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> io::Result<Stats> {
+        let n = self.judge.agents().len();
+        let mut stats = Stats::of_bytes(chunk.len());
+        // Locate every line.
+        self.lines.clear();
+        let base = chunk.as_ptr() as usize;
+        let (judge, key) = (self.judge, &mut self.key);
+        let lines = &mut self.lines;
+        for_each_line(chunk, |line| -> Result<(), ()> {
+            let start = line.as_ptr() as usize - base;
+            lines.push((start, start + line.len(), judge.locate(line, key)));
+            Ok(())
+        })
+        .unwrap_or(());
+        // Judge them grouped by the matchers they need.
+        let group = |l: &Located| match *l {
+            Located::Same(_) => 0,
+            Located::Rules { compiled, .. } => compiled + 1,
+        };
+        self.order.clear();
+        self.order.extend(0..self.lines.len() as u32);
+        let lines = &self.lines;
+        self.order.sort_by_key(|&i| group(&lines[i as usize].2));
+        self.verdicts.clear();
+        self.verdicts.resize(
+            self.lines.len() * n,
+            CrawlVerdict {
+                allowed: None,
+                reason: CrawlReason::NoHost,
+                fetch: None,
+            },
+        );
+        self.rules.clear();
+        self.texts.clear();
+        if self.explain {
+            self.rules.resize(self.verdicts.len(), None);
+        }
+        for &i in &self.order {
+            let i = i as usize;
+            let (start, end, located) = self.lines[i];
+            let url = &chunk[start..end];
+            self.judge.judge_located(
+                url,
+                located,
+                &mut self.scratch,
+                &mut self.one,
+            );
+            self.verdicts[i * n..(i + 1) * n].copy_from_slice(&self.one);
+            if !self.explain {
+                continue;
+            }
+            let matchers = self.scratch.current_matchers();
+            for (a, v) in self.one.iter().enumerate() {
+                let CrawlReason::Robots(Reason::Rule(k)) = v.reason() else {
+                    continue;
+                };
+                let Some(m) = matchers.and_then(|m| m.get(a)) else {
+                    continue;
+                };
+                let rule = &m.rules()[k as usize];
+                let s = self.texts.len();
+                self.texts.extend_from_slice(rule.text());
+                self.rules[i * n + a] =
+                    Some((rule.line(), s, self.texts.len()));
+            }
+        }
+        // Render in input order.
+        out.clear();
+        for (i, &(start, end, _)) in self.lines.iter().enumerate() {
+            stats.count_line();
+            for v in &self.verdicts[i * n..(i + 1) * n] {
+                stats.count_verdict(v.allowed());
+            }
+            self.render(out, &chunk[start..end], i);
+        }
+        Ok(stats)
+    }
+}
