@@ -81,7 +81,8 @@ pub struct FetchPolicy {
     pub on_4xx: Assume,
     /// For 401 and 403, on which crawlers disagree.
     pub on_401_403: Assume,
-    /// For 5xx, 429, no response (status 0) and statuses outside 100-599.
+    /// For 5xx, 429, no response (status 0) and any other status (1xx,
+    /// over 599).
     pub on_5xx: Assume,
     /// For URLs whose origin has no fetch in the set; `None` gives the
     /// verdict `unknown`.
