@@ -10,4 +10,5 @@ mod conformance;
 mod crawl;
 mod datatxt;
 mod differential;
+mod hostile;
 mod readme;
