@@ -10,5 +10,6 @@ mod conformance;
 mod crawl;
 mod datatxt;
 mod differential;
+mod dirty;
 mod hostile;
 mod readme;
