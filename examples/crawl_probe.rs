@@ -65,7 +65,7 @@ fn main() -> anyhow::Result<()> {
     );
 
     let agents = ["BenchBot".to_string()];
-    let run = |label: &str, urls: &[Vec<u8>]| -> f64 {
+    let run = |label: &str, urls: &[Vec<u8>]| -> (f64, usize) {
         let judge = CrawlJudge::new(
             set.clone(),
             FetchPolicy::default(),
@@ -86,9 +86,9 @@ fn main() -> anyhow::Result<()> {
             "{label:<22} {:>8.2} M URLs/s  disallowed={disallowed}",
             rate / 1e6
         );
-        rate
+        (rate, disallowed)
     };
-    let grouped = run("crawl, grouped by host", &urls);
+    let (grouped, crawl_disallowed) = run("crawl, grouped by host", &urls);
 
     // The same URLs, in the same order, each through its file's matcher,
     // compiled beforehand: what the mix of files costs without any of the
@@ -119,12 +119,17 @@ fn main() -> anyhow::Result<()> {
         direct / 1e6
     );
     drop((matchers, scratches));
+    assert_eq!(disallowed, crawl_disallowed, "crawl and direct disagree");
     let mut shuffled = urls.clone();
     let mut rng = Rng::new(seed);
     for i in (1..shuffled.len()).rev() {
         shuffled.swap(i, rng.below(i + 1));
     }
-    let random = run("crawl, shuffled", &shuffled);
+    let (random, shuffled_disallowed) = run("crawl, shuffled", &shuffled);
+    assert_eq!(
+        shuffled_disallowed, crawl_disallowed,
+        "order changed verdicts"
+    );
     drop(shuffled);
 
     // The baseline: one host, one matcher, the median-sized file.
