@@ -563,3 +563,56 @@ rbtest!(stats, |dir: Dir, mut cmd: TestCommand| {
     assert!(stderr.starts_with(&prefix), "{stderr}\nwant prefix {prefix}");
     assert!(stderr.contains(" URLs/s, ") && stderr.ends_with(" MB/s)\n"));
 });
+
+// A mapped file that another process truncates mid-run: the lost pages
+// raise SIGBUS, which must end the run with one error line and exit 2,
+// not kill it silently.
+#[cfg(unix)]
+rbtest!(file_shrinking_while_mapped, |dir: Dir, mut cmd: TestCommand| {
+    use std::io::Read;
+    use std::process::Stdio;
+
+    // 64 MiB: far more than the chunks in flight (8 MiB), so most of the
+    // file is still unread when it shrinks.
+    let line =
+        b"https://www.example.com/products/widget-2000?ref=abcdefghij\n";
+    let n = (64 << 20) / line.len();
+    dir.create("big.txt", line.repeat(n));
+    let mut child = cmd
+        .args(["-j1", "robots.txt", "big.txt"])
+        .cmd()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    // Once the first rows are out, the run has mapped the file; the pipe
+    // is not drained, so the writer waits and the reader stays ahead only
+    // by the chunks in flight.
+    let mut head = vec![0; 1 << 16];
+    stdout.read_exact(&mut head).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(dir.path().join("big.txt"))
+        .unwrap()
+        .set_len(0)
+        .unwrap();
+    let mut rest = vec![];
+    stdout.read_to_end(&mut rest).unwrap();
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(2), "stderr: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with(
+            "robots-batch: failed to read big.txt: the file shrank"
+        ),
+        "{stderr}"
+    );
+    // The output is cut short (maybe mid-row: the signal can come while
+    // a chunk is being written); exit code 2 says it is incomplete.
+    let out = [head, rest].concat();
+    let rows = out.iter().filter(|&&b| b == b'\n').count();
+    assert!(rows > 1 && rows < n, "{rows} rows of {n}");
+});

@@ -11,12 +11,14 @@ mod messages;
 pub mod args;
 mod config;
 mod crawlargs;
+mod sigbus;
 mod subargs;
 
 pub use self::args::Args;
 pub use self::config::{read_robots, warn_agent, Config, Input, Output};
 pub use self::crawlargs::{AssumeArg, CrawlArgs, MissingArg};
 pub use self::messages::emit;
+pub use self::sigbus::exit_on_sigbus;
 pub use self::subargs::{CheckArgs, LintArgs, LintFormat};
 
 /// What the command line asks for.

@@ -41,6 +41,9 @@ pub fn run(config: Config) -> anyhow::Result<ExitCode> {
     }
     let source = Source::open(&config.batch, file.as_ref())
         .with_context(|| format!("failed to read {name}"))?;
+    if file.is_some() {
+        crate::cli::exit_on_sigbus(&name);
+    }
     // The progress bar's length: a regular file's size (the bar counts
     // decompressed bytes, so a compressed file gets a spinner).
     let total = metadata

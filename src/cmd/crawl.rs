@@ -94,6 +94,9 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     let source = Source::open(&batch, file.as_ref())
         .with_context(|| format!("failed to read {name}"))?;
     let total = total.filter(|_| source.compression.is_none());
+    if file.is_some() {
+        crate::cli::exit_on_sigbus(&name);
+    }
 
     let mut stdout = io::stdout().lock();
     if !args.no_header {
