@@ -108,7 +108,7 @@ impl MatcherBuilder {
         self
     }
 
-    /// The most heap the dense DFA may take, in bytes (default 32 MiB).
+    /// The most heap the dense DFA may take, in bytes (default 8 MiB).
     /// Past it, and past the determinization limit, the `dfa` engine falls
     /// back to the lazy DFA. Small limits compile faster on hostile rules.
     pub fn dense_size_limit(&mut self, bytes: usize) -> &mut MatcherBuilder {
@@ -117,7 +117,7 @@ impl MatcherBuilder {
     }
 
     /// The most scratch memory determinization may use, in bytes (default
-    /// 16 MiB). It bounds the time a dense compile can take before it gives
+    /// 1 MiB). It bounds the time a dense compile can take before it gives
     /// up.
     pub fn determinize_size_limit(
         &mut self,
