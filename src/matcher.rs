@@ -109,8 +109,9 @@ impl MatcherBuilder {
     }
 
     /// The most heap the dense DFA may take, in bytes (default 8 MiB).
-    /// Past it, and past the determinization limit, the `dfa` engine falls
-    /// back to the lazy DFA. Small limits compile faster on hostile rules.
+    /// Past it, and past the determinization limit, the `dense` engine splits
+    /// its rules, then falls back to the lazy DFA. Small limits compile
+    /// faster on hostile rules.
     pub fn dense_size_limit(&mut self, bytes: usize) -> &mut MatcherBuilder {
         self.limits.dense_bytes = bytes;
         self
