@@ -102,16 +102,16 @@ pub fn selected(full_id: &str) -> bool {
     }
 }
 
-/// The criterion settings of every benchmark: 10 samples, 0.3 s of warm-up
-/// and 1 s of measurement (every iteration is long: a whole list of URLs,
+/// The criterion settings of every benchmark: 10 samples, 0.2 s of warm-up
+/// and 0.8 s of measurement (every iteration is long: a whole list of URLs,
 /// about 40 ms for the slow tools), so that the whole suite takes about 15
 /// minutes; in quick mode criterion's own quick sampling (stop once the
 /// estimate is stable, at most 0.6 s).
 pub fn criterion() -> Criterion {
     Criterion::default()
         .sample_size(10)
-        .warm_up_time(Duration::from_millis(pick(300, 200)))
-        .measurement_time(Duration::from_millis(pick(1000, 600)))
+        .warm_up_time(Duration::from_millis(pick(200, 200)))
+        .measurement_time(Duration::from_millis(pick(800, 600)))
         .configure_from_args()
 }
 
@@ -251,18 +251,22 @@ pub fn iteration_budget() -> Duration {
 }
 
 /// How many URLs `judge` gets through in [`iteration_budget`] (at least 3,
-/// at most `urls`), and the seconds it takes per URL, from a trial on up
-/// to 200 of them (at most 100 ms, or one URL).
+/// at most `urls`), and the seconds it takes per URL, from a trial on the
+/// first URLs: up to 200 of them or 100 ms, but at least 3 URLs unless that
+/// takes over 2 s (0.5 s in quick mode), so that a tool that takes seconds
+/// per URL is measured on more than one when it can be.
 pub fn calibrate(
     urls: usize,
     mut judge: impl FnMut(usize) -> bool,
 ) -> (usize, f64) {
     let start = Instant::now();
+    let cap = Duration::from_millis(pick(2_000, 500));
     let mut n = 0;
     while n < urls.min(200) {
         black_box(judge(n));
         n += 1;
-        if start.elapsed() > Duration::from_millis(100) {
+        let t = start.elapsed();
+        if (t > Duration::from_millis(100) && n >= 3) || t > cap {
             break;
         }
     }
