@@ -8,7 +8,8 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use robots_batch::crawl::{
-    Assume, CrawlJudge, CrawlVerdict, Fetch, FetchPolicy, FetchSet, Origin,
+    Assume, CrawlJudge, CrawlVerdict, Fetch, FetchPolicy, FetchSet,
+    MatcherCache, Origin,
 };
 use robots_batch::{Dialect, Matcher, MatcherBuilder, Robots};
 
@@ -476,6 +477,48 @@ fn cache_bounded_in_bytes_gives_the_same_verdicts() {
         let want = if i % 2 == 0 { "disallowed" } else { "allowed" };
         assert!(v.starts_with(want), "{} {v}", urls[i]);
     }
+}
+
+#[test]
+fn shared_cache_compiles_each_body_once_across_judges() {
+    let cache = std::sync::Arc::new(MatcherCache::new(1 << 20));
+    let mut set = FetchSet::new();
+    set.insert_host("a.com", fetch(200, ROBOTS, None));
+    set.insert_host("b.com", fetch(200, ROBOTS, None));
+    set.insert_host("c.com", fetch(200, "User-agent: *\nDisallow: /\n", None));
+    let urls =
+        ["https://a.com/private/x", "https://b.com/y", "https://c.com/z"];
+    let alone =
+        judge_all(&judge_with(set.clone(), FetchPolicy::default()), &urls);
+    let first = judge_with(set.clone(), FetchPolicy::default())
+        .with_shared_cache(cache.clone());
+    assert_eq!(judge_all(&first, &urls), alone);
+    // Two bodies, whatever the number of origins.
+    assert_eq!(cache.len(), 2);
+    let bytes = cache.memory_usage();
+    assert!(bytes > 2 * ROBOTS.len(), "{bytes}");
+    let second = judge_with(set.clone(), FetchPolicy::default())
+        .with_shared_cache(cache.clone());
+    assert_eq!(judge_all(&second, &urls), alone);
+    assert_eq!((cache.len(), cache.memory_usage()), (2, bytes));
+    // Other agents are other matchers.
+    let other = CrawlJudge::new(
+        set.clone(),
+        FetchPolicy::default(),
+        MatcherBuilder::new(),
+        &["GPTBot".to_string()],
+        Dialect::Rfc9309,
+    )
+    .with_shared_cache(cache.clone());
+    judge_all(&other, &urls);
+    assert_eq!(cache.len(), 4);
+    // Bounded: a cache too small for anything keeps nothing, and the
+    // verdicts stay the same.
+    let tiny = std::sync::Arc::new(MatcherCache::new(10));
+    let judge = judge_with(set, FetchPolicy::default())
+        .with_shared_cache(tiny.clone());
+    assert_eq!(judge_all(&judge, &urls), alone);
+    assert!(tiny.is_empty());
 }
 
 fn shared() -> Option<PathBuf> {

@@ -215,6 +215,7 @@ pub struct CrawlJudge {
     agents: Vec<String>,
     dialect: Dialect,
     cache: Mutex<Cache>,
+    shared: Option<(Arc<MatcherCache>, Vec<u8>)>,
 }
 
 /// Per-thread state of a [`CrawlJudge`]: the key buffer, and the matchers
@@ -265,7 +266,31 @@ impl CrawlJudge {
             agents: agents.to_vec(),
             dialect,
             cache: Mutex::new(Cache::new(policy.cache_bytes)),
+            shared: None,
         }
+    }
+
+    /// Makes the judge look for compiled matchers in `cache` too, and keep
+    /// what it compiles there, so that judges built one after another over
+    /// overlapping fetches (one per batch of a Spark partition, say)
+    /// compile each robots.txt once while it stays in `cache`.
+    pub fn with_shared_cache(
+        mut self,
+        cache: Arc<MatcherCache>,
+    ) -> CrawlJudge {
+        // The key's prefix: everything besides the body that the matchers
+        // depend on. Debug output escapes every byte an agent may hold.
+        let config = format!(
+            "{:?}|{:?}|{}|{:?}",
+            self.agents,
+            self.dialect,
+            self.policy.max_robots_bytes,
+            self.builder
+        );
+        let mut prefix = (config.len() as u64).to_le_bytes().to_vec();
+        prefix.extend_from_slice(config.as_bytes());
+        self.shared = Some((cache, prefix));
+        self
     }
 
     /// The fetches judged by.
@@ -367,6 +392,18 @@ impl CrawlJudge {
         // Compiled outside the lock: two threads may both compile one
         // origin, but no thread waits for another's compilation.
         let body = self.fetches.get(index).map_or(&[][..], |(_, f)| &f.body);
+        let key = self.shared.as_ref().map(|(cache, prefix)| {
+            let mut key = Vec::with_capacity(prefix.len() + body.len());
+            key.extend_from_slice(prefix);
+            key.extend_from_slice(body);
+            (cache, Arc::<[u8]>::from(key))
+        });
+        if let Some((cache, ref key)) = key {
+            if let Some((matchers, bytes)) = cache.get(key) {
+                self.lock().insert(index, Arc::clone(&matchers), bytes);
+                return matchers;
+            }
+        }
         let robots =
             Robots::parse_with_limit(body, self.policy.max_robots_bytes);
         let matchers: Arc<[Matcher]> = self
@@ -377,6 +414,9 @@ impl CrawlJudge {
         let bytes = body.len()
             + matchers.iter().map(Matcher::memory_usage).sum::<usize>();
         self.lock().insert(index, Arc::clone(&matchers), bytes);
+        if let Some((cache, key)) = key {
+            cache.insert(key, Arc::clone(&matchers), bytes);
+        }
         matchers
     }
 
@@ -456,6 +496,86 @@ fn redirect_target(
     let parts = origin_key(location.as_bytes(), key)
         .or_else(|| origin_key(name.as_bytes(), key))?;
     Some(parts.host_range())
+}
+
+/// Compiled matchers kept across [`CrawlJudge`]s (see
+/// [`CrawlJudge::with_shared_cache`]), keyed by the robots.txt body and by
+/// everything else they depend on (agents, dialect, parse limit, engine and
+/// its limits), so that equal bodies of different origins share them.
+/// Bounded in bytes (bodies and matchers): the oldest insertions go first.
+#[derive(Debug)]
+pub struct MatcherCache {
+    inner: Mutex<SharedCache>,
+}
+
+/// Matchers and the bytes they account for.
+type Entry = (Arc<[Matcher]>, usize);
+
+#[derive(Debug)]
+struct SharedCache {
+    map: HashMap<Arc<[u8]>, Entry>,
+    order: VecDeque<Arc<[u8]>>,
+    bytes: usize,
+    budget: usize,
+}
+
+impl MatcherCache {
+    /// An empty cache that keeps at most `bytes` of bodies and matchers.
+    pub fn new(bytes: usize) -> MatcherCache {
+        MatcherCache {
+            inner: Mutex::new(SharedCache {
+                map: HashMap::new(),
+                order: VecDeque::new(),
+                bytes: 0,
+                budget: bytes,
+            }),
+        }
+    }
+
+    /// How many sets of matchers the cache holds.
+    pub fn len(&self) -> usize {
+        self.lock().map.len()
+    }
+
+    /// Whether the cache is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The bytes the cache accounts for (bodies and matchers).
+    pub fn memory_usage(&self) -> usize {
+        self.lock().bytes
+    }
+
+    fn get(&self, key: &[u8]) -> Option<Entry> {
+        self.lock().map.get(key).map(|(m, b)| (Arc::clone(m), *b))
+    }
+
+    fn insert(&self, key: Arc<[u8]>, matchers: Arc<[Matcher]>, bytes: usize) {
+        let mut inner = self.lock();
+        if inner.map.contains_key(&key) {
+            return;
+        }
+        let bytes = bytes + key.len();
+        while inner.bytes + bytes > inner.budget {
+            let Some(old) = inner.order.pop_front() else { break };
+            if let Some((_, b)) = inner.map.remove(&old) {
+                inner.bytes -= b;
+            }
+        }
+        if bytes > inner.budget {
+            return;
+        }
+        inner.map.insert(Arc::clone(&key), (matchers, bytes));
+        inner.order.push_back(key);
+        inner.bytes += bytes;
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, SharedCache> {
+        // N.B. Every update leaves the cache consistent, so a panic while
+        // the lock was held does not matter.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// Compiled matchers by fetch index, bounded in bytes: the oldest

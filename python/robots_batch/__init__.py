@@ -1,0 +1,368 @@
+"""robots-batch for Python: decide, for many URLs at a time, whether a
+crawler may fetch them under a robots.txt.
+
+A thin layer over the Rust library that the ``robots-batch`` command is
+built on: the same parser, dialects, engines and verdicts. Compile a
+robots.txt once, then give it URLs by the thousand, as a Python list or as
+an Arrow array (no Python object per URL; matching releases the GIL)::
+
+    >>> import robots_batch
+    >>> m = robots_batch.Matcher(b"User-agent: *\\nDisallow: /private/\\n")
+    >>> m.verdicts(["https://example.com/", "https://example.com/private/x"])
+    ['allowed', 'disallowed']
+
+For URLs of many hosts, :class:`Crawl` judges each URL by its own origin's
+robots.txt fetch, with RFC 9309's rules for fetch statuses and redirects.
+:mod:`robots_batch.spark` runs either inside Apache Spark.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Iterable,
+    List,
+    NamedTuple,
+    Optional,
+    Sequence,
+    Union,
+)
+
+from . import _robots_batch
+from ._robots_batch import __version__, cache_info
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pyarrow as pa
+
+__all__ = [
+    "DIALECTS",
+    "ENGINES",
+    "Crawl",
+    "CrawlExplanation",
+    "CrawlVerdict",
+    "Explanation",
+    "Matcher",
+    "__version__",
+    "cache_info",
+    "origins",
+]
+
+#: The dialects, the default first (see the project README).
+DIALECTS = ("rfc9309", "google", "draft1996", "orig1994")
+#: The engines, the default first; all give the same verdicts.
+ENGINES = ("dfa", "dense", "lazy", "naive")
+#: The parse limit of a robots.txt, in bytes, as the command's default.
+DEFAULT_MAX_ROBOTS_BYTES = _robots_batch.default_max_robots_bytes()
+
+URL = Union[str, bytes, None]
+Agents = Union[str, Sequence[str]]
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+class Explanation(NamedTuple):
+    """Why a URL got its verdict (:meth:`Matcher.explain`)."""
+
+    #: ``allowed`` or ``disallowed``.
+    verdict: str
+    #: ``rule``, ``no-matching-rule``, ``no-group`` or ``implicit-robots-txt``.
+    reason: str
+    #: The deciding rule's line number, when a rule decided.
+    line: Optional[int]
+    #: The deciding rule's line exactly as written, when a rule decided.
+    rule: Optional[str]
+    #: The group the rules came from (the agent token or ``*``); None when
+    #: no group applies.
+    group: Optional[str]
+
+
+class CrawlVerdict(NamedTuple):
+    """A crawl-log verdict (:meth:`Crawl.verdicts`)."""
+
+    #: ``allowed``, ``disallowed`` or ``unknown``.
+    verdict: str
+    #: ``rule``, ``no-matching-rule``, ``no-group``, ``implicit-robots-txt``,
+    #: ``status-4xx``, ``status-5xx``, ``redirect-limit``,
+    #: ``redirect-missing``, ``no-robots`` or ``no-host``.
+    reason: str
+
+
+class CrawlExplanation(NamedTuple):
+    """A crawl-log verdict with its source (:meth:`Crawl.explain`)."""
+
+    verdict: str
+    reason: str
+    #: The fetch that decided (after redirects): its origin or host.
+    robots: Optional[str]
+    #: The deciding rule's line number and text, when a rule decided.
+    line: Optional[int]
+    rule: Optional[str]
+
+
+def _record_batch(columns: list, table: bool) -> Any:
+    import pyarrow as pa
+
+    names = [name for name, _ in columns]
+    arrays = [pa.array(column) for _, column in columns]
+    if table:
+        return pa.Table.from_arrays(arrays, names=names)
+    return pa.RecordBatch.from_arrays(arrays, names=names)
+
+
+def _evaluate(evaluate: Any, urls: Any, column: str, explain: bool) -> Any:
+    """Runs an Arrow evaluation over an array, a chunked array, a record
+    batch or a table (of which ``column`` holds the URLs)."""
+    import pyarrow as pa
+
+    if isinstance(urls, (pa.RecordBatch, pa.Table)):
+        urls = urls.column(column)
+    elif isinstance(urls, (list, tuple)):
+        urls = pa.array(urls, type=pa.binary() if any(
+            isinstance(u, bytes) for u in urls) else pa.string())
+    if isinstance(urls, pa.ChunkedArray):
+        parts = [evaluate(chunk, explain) for chunk in urls.chunks]
+        if not parts:
+            parts = [evaluate(pa.array([], type=urls.type), explain)]
+        tables = [_record_batch(p, table=True) for p in parts]
+        return pa.concat_tables(tables)
+    return _record_batch(evaluate(urls, explain), table=False)
+
+
+class Matcher:
+    """A robots.txt compiled for one or more agents in one dialect.
+
+    :param robots: the robots.txt, as bytes (or str).
+    :param agents: the crawler's product token (``"GPTBot"``), or several;
+        ``"*"`` (the default) gets the rules of the ``*`` groups only.
+    :param dialect: one of :data:`DIALECTS`; ``rfc9309`` by default.
+    :param engine: one of :data:`ENGINES`; all give the same verdicts.
+    :param max_robots_bytes: the parse limit (0: none), 500 KB by default
+        as in RFC 9309.
+
+    A Matcher is immutable and can be shared between threads.
+
+    >>> m = Matcher(b"User-agent: GPTBot\\nDisallow: /\\n", ["GPTBot", "CCBot"])
+    >>> m.verdicts(["https://example.com/a"], agent="GPTBot")
+    ['disallowed']
+    >>> m.explain(["https://example.com/a"], agent="CCBot")[0].reason
+    'no-group'
+    """
+
+    def __init__(
+        self,
+        robots: Union[bytes, str],
+        agents: Agents = "*",
+        dialect: str = "rfc9309",
+        *,
+        engine: str = "dfa",
+        max_robots_bytes: int = DEFAULT_MAX_ROBOTS_BYTES,
+    ) -> None:
+        self._inner = _robots_batch.Matchers(
+            robots, agents, dialect, engine, max_robots_bytes
+        )
+
+    @property
+    def agents(self) -> List[str]:
+        """The agents, in the order of the result columns."""
+        return self._inner.agents
+
+    @property
+    def dialect(self) -> str:
+        return self._inner.dialect
+
+    @property
+    def strategies(self) -> List[str]:
+        """How each agent's rules were compiled (``prefix-trie``,
+        ``dense-dfa``, ``lazy-dfa``...)."""
+        return self._inner.strategies
+
+    def verdicts(
+        self, urls: Iterable[URL], agent: Optional[str] = None
+    ) -> List[Optional[str]]:
+        """``allowed`` or ``disallowed`` for each URL (None for None).
+
+        ``agent`` names which agent's verdicts, when the matcher has
+        several. A URL may be absolute or just a path; bytes need not be
+        UTF-8.
+        """
+        return self._inner.verdicts(urls, agent)
+
+    def explain(
+        self, urls: Iterable[URL], agent: Optional[str] = None
+    ) -> List[Optional[Explanation]]:
+        """Each URL's :class:`Explanation` (None for None)."""
+        return [
+            None if e is None else Explanation._make(e)
+            for e in self._inner.explain(urls, agent)
+        ]
+
+    def evaluate(
+        self, urls: Any, *, column: str = "url", explain: bool = False
+    ) -> "Union[pa.RecordBatch, pa.Table]":
+        """The Arrow form: verdicts for an Arrow array of URLs (string or
+        binary, any offset size or view), a ChunkedArray, or the ``column``
+        of a RecordBatch or Table.
+
+        Returns a RecordBatch (a Table for chunked input) with a
+        ``verdict`` column, and with ``explain`` the ``line``, ``rule``,
+        ``group`` and ``reason`` columns; for several agents, the columns
+        are ``<agent>``, ``<agent>.line`` and so on, as the command's
+        ``--layout wide``. A null URL gets null in every column.
+        """
+        return _evaluate(self._inner.evaluate_arrow, urls, column, explain)
+
+
+def _is_arrow(obj: Any) -> bool:
+    return hasattr(obj, "__arrow_c_array__") or hasattr(
+        obj, "__arrow_c_stream__"
+    )
+
+
+def _struct_array(obj: Any) -> Any:
+    """One struct array of fetches from a RecordBatch, a Table or an
+    array."""
+    import pyarrow as pa
+
+    if isinstance(obj, pa.Table):
+        obj = obj.to_struct_array()
+    if isinstance(obj, pa.ChunkedArray):
+        obj = obj.combine_chunks() if obj.num_chunks else pa.array(
+            [], type=obj.type)
+    return obj
+
+
+def _paths(paths: Union[None, PathLike, Sequence[PathLike]]) -> List[str]:
+    if paths is None:
+        return []
+    if isinstance(paths, (str, os.PathLike)):
+        return [os.fspath(paths)]
+    return [os.fspath(p) for p in paths]
+
+
+class Crawl:
+    """URLs of many hosts, each judged by its own origin's robots.txt fetch.
+
+    The fetches come from any of the command's sources, together:
+
+    :param robots_dir: a directory of ``<host>.txt`` files, each the
+        robots.txt of ``<host>``, fetched with status 200.
+    :param robots_index: JSON Lines files (gzip allowed) of fetches:
+        ``{"url": ".../robots.txt", "status": 200, "body": "..."}``, with
+        ``body_base64`` or ``location`` where needed.
+    :param robots_warc: WARC files (``.warc`` or ``.warc.gz``) of robots.txt
+        fetches, as Common Crawl publishes them.
+    :param fetches: an iterable of mappings with ``url`` (of the robots.txt)
+        or ``origin``, ``status`` (0 or None: unreachable), ``body`` (bytes
+        or str) and ``location``; or the same as Arrow (a RecordBatch, a
+        Table or a struct array with those fields), read without a Python
+        object per fetch. Of several fetches of one origin, the last one
+        given is kept (the first one, for Arrow input).
+
+    The policy for fetch results follows RFC 9309 by default: a 4xx allows
+    everything (``on_4xx``; 401 and 403 by ``on_401_403``), a 5xx, a 429 or
+    no answer disallows everything (``on_5xx``), up to ``max_redirects``
+    redirects are followed within the fetches given, and a URL whose origin
+    has no fetch is ``unknown`` (or ``on_missing``).
+
+    Compiled matchers are kept in a cache bounded by ``cache_bytes``;
+    with ``shared_cache`` (the default), one cache serves every Crawl of the
+    process, so that a robots.txt seen by an earlier Crawl (an earlier batch
+    of a Spark partition) is not compiled again.
+
+    >>> c = Crawl(fetches=[
+    ...     {"url": "https://a.com/robots.txt", "status": 200,
+    ...      "body": b"User-agent: *\\nDisallow: /x\\n"},
+    ...     {"url": "https://b.com/robots.txt", "status": 503},
+    ... ])
+    >>> [tuple(v) for v in c.verdicts(["https://a.com/x", "https://b.com/",
+    ...                                "https://c.com/", "not a url"])]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('disallowed', 'rule'), ('disallowed', 'status-5xx'),
+     ('unknown', 'no-robots'), ('unknown', 'no-host')]
+    """
+
+    def __init__(
+        self,
+        *,
+        robots_dir: Optional[PathLike] = None,
+        robots_index: Union[None, PathLike, Sequence[PathLike]] = None,
+        robots_warc: Union[None, PathLike, Sequence[PathLike]] = None,
+        fetches: Optional[Iterable[Any]] = None,
+        agents: Agents = "*",
+        dialect: str = "rfc9309",
+        engine: str = "dfa",
+        on_4xx: str = "allow",
+        on_401_403: str = "allow",
+        on_5xx: str = "disallow",
+        on_missing: Optional[str] = None,
+        max_redirects: int = 5,
+        max_robots_bytes: int = DEFAULT_MAX_ROBOTS_BYTES,
+        cache_bytes: int = 256 << 20,
+        shared_cache: bool = True,
+    ) -> None:
+        fetch_array = None
+        if fetches is not None and _is_arrow(fetches):
+            fetch_array, fetches = _struct_array(fetches), None
+        self._inner = _robots_batch.Crawl(
+            agents,
+            dialect,
+            engine,
+            None if robots_dir is None else os.fspath(robots_dir),
+            _paths(robots_index),
+            _paths(robots_warc),
+            fetches,
+            fetch_array,
+            on_4xx,
+            on_401_403,
+            on_5xx,
+            on_missing,
+            max_redirects,
+            max_robots_bytes,
+            cache_bytes,
+            shared_cache,
+        )
+
+    def __len__(self) -> int:
+        """How many fetches the crawl knows."""
+        return len(self._inner)
+
+    @property
+    def agents(self) -> List[str]:
+        return self._inner.agents
+
+    def verdicts(
+        self, urls: Iterable[URL], agent: Optional[str] = None
+    ) -> List[Optional[CrawlVerdict]]:
+        """Each URL's :class:`CrawlVerdict` (None for None)."""
+        return [
+            None if v is None else CrawlVerdict._make(v)
+            for v in self._inner.verdicts(urls, agent)
+        ]
+
+    def explain(
+        self, urls: Iterable[URL], agent: Optional[str] = None
+    ) -> List[Optional[CrawlExplanation]]:
+        """Each URL's :class:`CrawlExplanation` (None for None)."""
+        return [
+            None if e is None else CrawlExplanation._make(e)
+            for e in self._inner.explain(urls, agent)
+        ]
+
+    def evaluate(
+        self, urls: Any, *, column: str = "url", explain: bool = False
+    ) -> "Union[pa.RecordBatch, pa.Table]":
+        """The Arrow form, as :meth:`Matcher.evaluate`: ``verdict`` and
+        ``reason`` columns, and with ``explain`` ``robots``, ``line`` and
+        ``rule``; ``<agent>``, ``<agent>.reason``... for several agents."""
+        return _evaluate(self._inner.evaluate_arrow, urls, column, explain)
+
+
+def origins(urls: Any) -> "pa.Array":
+    """The origin of each URL of an Arrow array (``https://example.com``,
+    with the port only when it is not the scheme's default), null where a
+    URL has none: the key that joins URLs to robots.txt fetches."""
+    import pyarrow as pa
+
+    [(_, column)] = _robots_batch.origins(urls)
+    return pa.array(column)

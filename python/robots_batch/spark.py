@@ -1,0 +1,350 @@
+"""robots-batch inside Apache Spark: verdict columns for a DataFrame of URLs,
+computed with ``mapInArrow`` (Arrow batches straight into the Rust library,
+no Python object per URL).
+
+One robots.txt for every URL::
+
+    from robots_batch.spark import with_verdicts
+    out = with_verdicts(urls_df, robots=open("robots.txt", "rb").read(),
+                        agents="GPTBot")
+
+Or each URL judged by its own origin's robots.txt fetch, from a DataFrame
+of fetches with the columns ``url`` (of the robots.txt, or ``origin``),
+``status``, ``body`` and, for redirects, ``location``::
+
+    out = with_verdicts(urls_df, fetches=fetches_df, agents="GPTBot")
+
+Each executor process keeps the matchers it compiles in one cache bounded
+in bytes (``cache_bytes``), keyed by the robots.txt body and the agents,
+dialect and limits: a robots.txt met again, in a later batch or on another
+origin with the same body, is not compiled again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from typing import Any, Iterator, List, Optional, Sequence, Union
+
+import pyarrow as pa
+
+from . import DEFAULT_MAX_ROBOTS_BYTES, Crawl, Matcher, _robots_batch
+
+__all__ = ["with_verdicts", "verdict_fields"]
+
+# Internal column names; a DataFrame that has them already is refused.
+_ORIGIN = "_robots_batch_origin"
+_CHAIN = "_robots_batch_chain"
+
+
+def verdict_fields(
+    agents: Union[str, Sequence[str]], *, crawl: bool, explain: bool
+) -> List[Any]:
+    """The Spark fields :func:`with_verdicts` adds, in order."""
+    from pyspark.sql.types import IntegerType, StringType, StructField
+
+    agents = [agents] if isinstance(agents, str) else list(agents)
+    if crawl:
+        names = ["verdict", "reason"] + (
+            ["robots", "line", "rule"] if explain else []
+        )
+    else:
+        names = ["verdict"] + (
+            ["line", "rule", "group", "reason"] if explain else []
+        )
+    fields = []
+    for agent in agents:
+        for name in names:
+            if len(agents) == 1:
+                column = name
+            elif name == "verdict":
+                column = agent
+            else:
+                column = f"{agent}.{name}"
+            kind = IntegerType() if name == "line" else StringType()
+            fields.append(StructField(column, kind, True))
+    return fields
+
+
+# Compiled single-robots.txt matchers of this process (the executor's
+# Python worker), by body digest and settings: a handful at most.
+_MATCHERS: "OrderedDict[tuple, Matcher]" = OrderedDict()
+_MATCHERS_LOCK = threading.Lock()
+
+
+def _matcher(robots: bytes, settings: tuple) -> Matcher:
+    key = (hashlib.sha256(robots).digest(), settings)
+    with _MATCHERS_LOCK:
+        if key in _MATCHERS:
+            _MATCHERS.move_to_end(key)
+            return _MATCHERS[key]
+    agents, dialect, engine, max_robots_bytes = settings
+    m = Matcher(
+        robots,
+        list(agents),
+        dialect,
+        engine=engine,
+        max_robots_bytes=max_robots_bytes,
+    )
+    with _MATCHERS_LOCK:
+        _MATCHERS[key] = m
+        while len(_MATCHERS) > 16:
+            _MATCHERS.popitem(last=False)
+    return m
+
+
+def _like(column: pa.Array, url_type: pa.DataType) -> pa.Array:
+    """Spark may send large strings (useLargeVarTypes): answer in kind."""
+    if pa.types.is_large_string(url_type) and pa.types.is_string(
+        column.type
+    ):
+        return column.cast(pa.large_string())
+    return column
+
+
+def _append(
+    batch: pa.RecordBatch, result: Any, drop: Sequence[str], url_type: Any
+) -> pa.RecordBatch:
+    keep = [n for n in batch.schema.names if n not in drop]
+    arrays = [batch.column(n) for n in keep]
+    arrays += [_like(c, url_type) for c in result.columns]
+    return pa.RecordBatch.from_arrays(
+        arrays, names=keep + result.schema.names
+    )
+
+
+def with_verdicts(
+    df: Any,
+    *,
+    robots: Optional[Union[bytes, str]] = None,
+    fetches: Any = None,
+    url_column: str = "url",
+    agents: Union[str, Sequence[str]] = "*",
+    dialect: str = "rfc9309",
+    engine: str = "dfa",
+    explain: bool = False,
+    on_4xx: str = "allow",
+    on_401_403: str = "allow",
+    on_5xx: str = "disallow",
+    on_missing: Optional[str] = None,
+    max_redirects: int = 5,
+    max_robots_bytes: int = DEFAULT_MAX_ROBOTS_BYTES,
+    cache_bytes: int = 256 << 20,
+    repartition: bool = True,
+) -> Any:
+    """``df`` with verdict columns for the URLs in ``url_column``.
+
+    Give exactly one of:
+
+    * ``robots``: one robots.txt (bytes or str) for every URL. Adds
+      ``verdict`` (``allowed``/``disallowed``), and with ``explain``
+      ``line``, ``rule``, ``group``, ``reason``, as :meth:`Matcher.evaluate`.
+      Rows and partitions stay as they are.
+    * ``fetches``: a DataFrame of robots.txt fetches, one row per origin,
+      with ``url`` (the robots.txt's URL) or ``origin``
+      (``https://example.com``), ``status`` (an integer; 0 or null: no
+      answer), ``body`` (binary or string) and ``location`` (for 3xx); a
+      ``date`` column, if present, keeps the latest fetch of an origin.
+      Adds ``verdict`` (``allowed``/``disallowed``/``unknown``) and
+      ``reason``, and with ``explain`` ``robots``, ``line``, ``rule``, as
+      :meth:`Crawl.evaluate`, under the fetch policy given (RFC 9309's by
+      default). URLs are joined to their origin's fetch (and the fetches
+      its redirects lead to, up to ``max_redirects``) and, with
+      ``repartition``, the result is partitioned by origin so that each
+      partition compiles an origin's robots.txt once.
+
+    For several agents the columns are ``<agent>``, ``<agent>.reason``...
+    (backquote them in Spark SQL). A null URL gets nulls.
+    """
+    if (robots is None) == (fetches is None):
+        raise ValueError("give exactly one of robots= and fetches=")
+    agent_list = [agents] if isinstance(agents, str) else list(agents)
+    for name in (_ORIGIN, _CHAIN):
+        if name in df.columns:
+            raise ValueError(f"the DataFrame already has a column {name!r}")
+    if url_column not in df.columns:
+        raise ValueError(f"the DataFrame has no column {url_column!r}")
+    # Checks the settings here, on the driver, rather than in every task.
+    Matcher(b"", agent_list, dialect, engine=engine)
+    if robots is not None:
+        return _with_robots(
+            df, robots, url_column, agent_list, dialect, engine, explain,
+            max_robots_bytes,
+        )
+    policy = dict(
+        agents=agent_list,
+        dialect=dialect,
+        engine=engine,
+        on_4xx=on_4xx,
+        on_401_403=on_401_403,
+        on_5xx=on_5xx,
+        on_missing=on_missing,
+        max_redirects=max_redirects,
+        max_robots_bytes=max_robots_bytes,
+        cache_bytes=cache_bytes,
+    )
+    Crawl(**policy)
+    return _with_fetches(
+        df, fetches, url_column, policy, explain, repartition
+    )
+
+
+def _with_robots(
+    df: Any,
+    robots: Union[bytes, str],
+    url_column: str,
+    agents: List[str],
+    dialect: str,
+    engine: str,
+    explain: bool,
+    max_robots_bytes: int,
+) -> Any:
+    from pyspark.sql.types import StructType
+
+    body = robots.encode() if isinstance(robots, str) else bytes(robots)
+    settings = (tuple(agents), dialect, engine, max_robots_bytes)
+    schema = StructType(
+        df.schema.fields
+        + verdict_fields(agents, crawl=False, explain=explain)
+    )
+
+    def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        m = _matcher(body, settings)
+        for batch in batches:
+            urls = batch.column(url_column)
+            result = m.evaluate(urls, explain=explain)
+            yield _append(batch, result, (), urls.type)
+
+    return df.mapInArrow(run, schema)
+
+
+def _with_fetches(
+    df: Any,
+    fetches: Any,
+    url_column: str,
+    policy: dict,
+    explain: bool,
+    repartition: bool,
+) -> Any:
+    from pyspark.sql import functions as F
+    from pyspark.sql import Window
+    from pyspark.sql.types import StringType, StructField, StructType
+
+    at = "url" if "url" in fetches.columns else "origin"
+    if at not in fetches.columns:
+        raise ValueError("fetches need a column 'url' or 'origin'")
+    cols = [
+        F.col(at).cast("string").alias("at"),
+        (F.col("status").cast("int") if "status" in fetches.columns
+         else F.lit(None).cast("int")).alias("status"),
+        (F.col("body").cast("binary") if "body" in fetches.columns
+         else F.lit(None).cast("binary")).alias("body"),
+        (F.col("location").cast("string") if "location" in fetches.columns
+         else F.lit(None).cast("string")).alias("location"),
+    ]
+    if "date" in fetches.columns:
+        cols.append(F.col("date").cast("string").alias("date"))
+    f = fetches.select(*cols)
+
+    # Each fetch's origin, and where a redirect points, by the library.
+    keyed_schema = StructType(
+        f.schema.fields
+        + [
+            StructField("origin", StringType(), True),
+            StructField("target", StringType(), True),
+        ]
+    )
+
+    def keys(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        for batch in batches:
+            pairs = _robots_batch.fetch_origins(
+                batch.column("at"), batch.column("location")
+            )
+            extra = [pa.array(c) for _, c in pairs]
+            yield pa.RecordBatch.from_arrays(
+                batch.columns + extra,
+                names=batch.schema.names + ["origin", "target"],
+            )
+
+    f = f.mapInArrow(keys, keyed_schema).where(F.col("origin").isNotNull())
+    if "date" in f.columns:
+        latest = Window.partitionBy("origin").orderBy(F.col("date").desc())
+        f = (
+            f.withColumn("_n", F.row_number().over(latest))
+            .where("_n = 1")
+            .drop("_n", "date")
+        )
+    else:
+        f = f.dropDuplicates(["origin"])
+    fetch = F.struct(
+        F.col("origin"), F.col("status"), F.col("body"), F.col("location")
+    )
+    hops = f.select(
+        F.col("origin").alias("h_origin"),
+        F.col("target").alias("h_target"),
+        F.col("status").between(300, 399).alias("h_redirect"),
+        fetch.alias("h_fetch"),
+    )
+    # The chain of fetches a URL's verdict may need: its origin's, and
+    # those its redirects lead to, one more than the limit (so that the
+    # library can tell "over the limit" from "target missing"). Spark only
+    # follows the keys; the library applies the policy to the chain.
+    chain = f.select(
+        F.col("origin").alias(_ORIGIN),
+        F.col("target").alias("t"),
+        F.col("status").between(300, 399).alias("r"),
+        F.array(fetch).alias(_CHAIN),
+    )
+    for _ in range(policy["max_redirects"] + 1):
+        step = chain.join(
+            hops, F.col("r") & (F.col("t") == F.col("h_origin")), "left"
+        )
+        found = F.col("h_fetch").isNotNull()
+        chain = step.select(
+            F.col(_ORIGIN),
+            F.when(found, F.col("h_target")).alias("t"),
+            F.coalesce(found & F.col("h_redirect"), F.lit(False)).alias("r"),
+            F.when(found, F.concat(F.col(_CHAIN), F.array("h_fetch")))
+            .otherwise(F.col(_CHAIN))
+            .alias(_CHAIN),
+        )
+    chain = chain.select(_ORIGIN, _CHAIN)
+
+    # Each URL's origin, by the library.
+    urls_schema = StructType(
+        df.schema.fields + [StructField(_ORIGIN, StringType(), True)]
+    )
+
+    def origins(
+        batches: Iterator[pa.RecordBatch],
+    ) -> Iterator[pa.RecordBatch]:
+        for batch in batches:
+            [(_, column)] = _robots_batch.origins(batch.column(url_column))
+            yield pa.RecordBatch.from_arrays(
+                batch.columns + [pa.array(column)],
+                names=batch.schema.names + [_ORIGIN],
+            )
+
+    urls = df.mapInArrow(origins, urls_schema)
+    joined = urls.join(chain, _ORIGIN, "left")
+    if repartition:
+        joined = joined.repartition(_ORIGIN).sortWithinPartitions(_ORIGIN)
+    out_schema = StructType(
+        df.schema.fields
+        + verdict_fields(policy["agents"], crawl=True, explain=explain)
+    )
+    names = list(df.columns)
+
+    def judge(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        for batch in batches:
+            flat = batch.column(_CHAIN).flatten()
+            crawl = Crawl(fetches=flat, **policy)
+            urls = batch.column(url_column)
+            result = crawl.evaluate(urls, explain=explain)
+            own = pa.RecordBatch.from_arrays(
+                [batch.column(n) for n in names], names=names
+            )
+            yield _append(own, result, (), urls.type)
+
+    return joined.mapInArrow(judge, out_schema)

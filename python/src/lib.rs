@@ -1,0 +1,1045 @@
+//! The `robots_batch._robots_batch` extension module: the robots-batch
+//! library for Python. The Python package (`python/robots_batch/`) wraps it
+//! with pyarrow conveniences and the Spark integration; everything that
+//! decides a verdict lives in the library.
+//!
+//! URLs come in as Python lists (str, bytes or None) or as Arrow arrays
+//! through the Arrow C data interface (the `__arrow_c_array__` PyCapsule
+//! protocol), and go out the same way. Matching runs with the GIL
+//! released.
+
+use std::ffi::CString;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use arrow_array::builder::{Int32Builder, StringBuilder};
+use arrow_array::cast::AsArray;
+use arrow_array::ffi::{from_ffi, to_ffi, FFI_ArrowArray, FFI_ArrowSchema};
+use arrow_array::{make_array, Array, ArrayRef};
+use arrow_schema::DataType;
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
+use pyo3::types::{PyCapsule, PyList, PyString, PyTuple};
+
+use robots_batch::crawl::{
+    Assume, CrawlJudge, CrawlReason, CrawlVerdict, Fetch, FetchPolicy,
+    FetchSet, MatcherCache, Origin,
+};
+use robots_batch::{
+    Dialect, EngineKind, Matcher, MatcherBuilder, Reason, Robots, Scratch,
+    Verdict, DEFAULT_MAX_ROBOTS_BYTES,
+};
+
+/// One URL of a Python list: str, bytes (or bytearray, memoryview) or None.
+enum PyUrl {
+    Str(PyBackedStr),
+    Bytes(PyBackedBytes),
+    Null,
+}
+
+impl PyUrl {
+    fn bytes(&self) -> Option<&[u8]> {
+        match self {
+            PyUrl::Str(s) => Some(s.as_bytes()),
+            PyUrl::Bytes(b) => Some(b),
+            PyUrl::Null => None,
+        }
+    }
+}
+
+/// Reads a sequence of URLs, holding the GIL; the result can be read
+/// without it.
+fn py_urls(urls: &Bound<'_, PyAny>) -> PyResult<Vec<PyUrl>> {
+    if urls.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(
+            "urls must be a sequence of URLs, not one str",
+        ));
+    }
+    let mut out = Vec::with_capacity(urls.len().unwrap_or(0));
+    for item in urls.try_iter()? {
+        let item = item?;
+        if item.is_none() {
+            out.push(PyUrl::Null);
+        } else if let Ok(s) = item.extract::<PyBackedStr>() {
+            out.push(PyUrl::Str(s));
+        } else if let Ok(b) = item.extract::<PyBackedBytes>() {
+            out.push(PyUrl::Bytes(b));
+        } else if let Some(b) = buffer_bytes(&item) {
+            out.push(PyUrl::Bytes(b));
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "a URL must be str, bytes or None, not {}",
+                item.get_type().name()?
+            )));
+        }
+    }
+    Ok(out)
+}
+
+/// The bytes of an object with the buffer protocol (a memoryview, an
+/// array of bytes), through `memoryview(obj).tobytes()`: the stable ABI
+/// has no buffer API before Python 3.11.
+fn buffer_bytes(item: &Bound<'_, PyAny>) -> Option<PyBackedBytes> {
+    let py = item.py();
+    let view =
+        py.get_type::<pyo3::types::PyMemoryView>().call1((item,)).ok()?;
+    view.call_method0("tobytes").ok()?.extract().ok()
+}
+
+/// A column of URLs from Arrow: any string or binary layout.
+enum ArrowUrls<'a> {
+    Utf8(&'a arrow_array::StringArray),
+    LargeUtf8(&'a arrow_array::LargeStringArray),
+    Utf8View(&'a arrow_array::StringViewArray),
+    Binary(&'a arrow_array::BinaryArray),
+    LargeBinary(&'a arrow_array::LargeBinaryArray),
+    BinaryView(&'a arrow_array::BinaryViewArray),
+}
+
+impl<'a> ArrowUrls<'a> {
+    fn new(array: &'a dyn Array) -> PyResult<ArrowUrls<'a>> {
+        Ok(match array.data_type() {
+            DataType::Utf8 => ArrowUrls::Utf8(array.as_string::<i32>()),
+            DataType::LargeUtf8 => {
+                ArrowUrls::LargeUtf8(array.as_string::<i64>())
+            }
+            DataType::Utf8View => ArrowUrls::Utf8View(array.as_string_view()),
+            DataType::Binary => ArrowUrls::Binary(array.as_binary::<i32>()),
+            DataType::LargeBinary => {
+                ArrowUrls::LargeBinary(array.as_binary::<i64>())
+            }
+            DataType::BinaryView => {
+                ArrowUrls::BinaryView(array.as_binary_view())
+            }
+            other => {
+                return Err(PyTypeError::new_err(format!(
+                    "URLs must be an Arrow string or binary array, not {other}"
+                )))
+            }
+        })
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            ArrowUrls::Utf8(a) => a.len(),
+            ArrowUrls::LargeUtf8(a) => a.len(),
+            ArrowUrls::Utf8View(a) => a.len(),
+            ArrowUrls::Binary(a) => a.len(),
+            ArrowUrls::LargeBinary(a) => a.len(),
+            ArrowUrls::BinaryView(a) => a.len(),
+        }
+    }
+
+    fn get(&self, i: usize) -> Option<&'a [u8]> {
+        macro_rules! get {
+            ($a:expr, $v:expr) => {
+                if $a.is_null(i) {
+                    None
+                } else {
+                    Some($v)
+                }
+            };
+        }
+        match *self {
+            ArrowUrls::Utf8(a) => get!(a, a.value(i).as_bytes()),
+            ArrowUrls::LargeUtf8(a) => get!(a, a.value(i).as_bytes()),
+            ArrowUrls::Utf8View(a) => get!(a, a.value(i).as_bytes()),
+            ArrowUrls::Binary(a) => get!(a, a.value(i)),
+            ArrowUrls::LargeBinary(a) => get!(a, a.value(i)),
+            ArrowUrls::BinaryView(a) => get!(a, a.value(i)),
+        }
+    }
+}
+
+/// Imports an array from an object that speaks the Arrow PyCapsule
+/// protocol (`__arrow_c_array__`: a pyarrow Array, a polars Series...).
+fn import_array(obj: &Bound<'_, PyAny>) -> PyResult<ArrayRef> {
+    if !obj.hasattr("__arrow_c_array__")? {
+        return Err(PyTypeError::new_err(format!(
+            "expected an Arrow array (an object with __arrow_c_array__), \
+             not {}",
+            obj.get_type().name()?
+        )));
+    }
+    let pair = obj.call_method0("__arrow_c_array__")?;
+    let pair = pair.cast::<PyTuple>()?;
+    let schema = pair.get_item(0)?;
+    let array = pair.get_item(1)?;
+    let schema = schema.cast::<PyCapsule>()?;
+    let array = array.cast::<PyCapsule>()?;
+    let schema_ptr = schema.pointer_checked(Some(c"arrow_schema"))?;
+    let array_ptr = array.pointer_checked(Some(c"arrow_array"))?;
+    // SAFETY: the protocol guarantees that the capsules named
+    // `arrow_schema` and `arrow_array` point to a valid FFI_ArrowSchema and
+    // FFI_ArrowArray. The array is moved out (the capsule keeps a released
+    // empty one, as the protocol asks of consumers); the schema is only
+    // read.
+    let data = unsafe {
+        let array = std::ptr::replace(
+            array_ptr.as_ptr().cast::<FFI_ArrowArray>(),
+            FFI_ArrowArray::empty(),
+        );
+        let schema = &*schema_ptr.as_ptr().cast::<FFI_ArrowSchema>();
+        from_ffi(array, schema)
+    }
+    .map_err(|e| PyValueError::new_err(format!("bad Arrow array: {e}")))?;
+    Ok(make_array(data))
+}
+
+/// An Arrow array on its way to Python: hands itself over once through
+/// `__arrow_c_array__`, so that `pyarrow.array(column)` imports it without
+/// a copy.
+#[pyclass(module = "robots_batch._robots_batch")]
+struct ArrowColumn {
+    array: Option<ArrayRef>,
+}
+
+#[pymethods]
+impl ArrowColumn {
+    #[pyo3(signature = (requested_schema=None))]
+    fn __arrow_c_array__<'py>(
+        &mut self,
+        py: Python<'py>,
+        requested_schema: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        // The requested schema is a hint a producer may ignore.
+        let _ = requested_schema;
+        let array = self.array.take().ok_or_else(|| {
+            PyValueError::new_err("this column was already exported")
+        })?;
+        let (array, schema) = to_ffi(&array.to_data())
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let schema = PyCapsule::new(py, schema, Some(name("arrow_schema")))?;
+        let array = PyCapsule::new(py, array, Some(name("arrow_array")))?;
+        PyTuple::new(py, [schema.into_any(), array.into_any()])
+    }
+}
+
+fn name(s: &str) -> CString {
+    CString::new(s).expect("capsule names have no NUL")
+}
+
+/// The columns of a result, named, ready for `pyarrow.RecordBatch`.
+fn columns<'py>(
+    py: Python<'py>,
+    cols: Vec<(String, ArrayRef)>,
+) -> PyResult<Bound<'py, PyList>> {
+    let items = cols
+        .into_iter()
+        .map(|(n, a)| (n, ArrowColumn { array: Some(a) }))
+        .collect::<Vec<_>>();
+    PyList::new(py, items)
+}
+
+fn parse_dialect(dialect: &str) -> PyResult<Dialect> {
+    dialect.parse().map_err(|e| PyValueError::new_err(format!("{e}")))
+}
+
+fn parse_engine(engine: &str) -> PyResult<EngineKind> {
+    engine.parse().map_err(|e| PyValueError::new_err(format!("{e}")))
+}
+
+/// Agents from a str (one agent) or a sequence of str.
+fn parse_agents(agents: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let list: Vec<String> = if let Ok(one) = agents.extract::<String>() {
+        vec![one]
+    } else {
+        agents.extract().map_err(|_| {
+            PyTypeError::new_err("agents must be a str or a sequence of str")
+        })?
+    };
+    if list.is_empty() {
+        return Err(PyValueError::new_err("no agent given"));
+    }
+    if let Some(bad) = list.iter().find(|a| a.trim().is_empty()) {
+        return Err(PyValueError::new_err(format!(
+            "an agent must not be empty: {bad:?}"
+        )));
+    }
+    Ok(list)
+}
+
+/// Which agent's verdicts: the only one, or the one named.
+fn agent_index(agents: &[String], agent: Option<&str>) -> PyResult<usize> {
+    match agent {
+        None if agents.len() == 1 => Ok(0),
+        None => Err(PyValueError::new_err(format!(
+            "compiled for {} agents: say which with agent=",
+            agents.len()
+        ))),
+        Some(a) => agents.iter().position(|x| x == a).ok_or_else(|| {
+            PyValueError::new_err(format!("not compiled for agent {a:?}"))
+        }),
+    }
+}
+
+/// A column name: the plain name for one agent, `<agent>` and
+/// `<agent>.<name>` for several (the command's `--layout wide`).
+fn column_name(agents: &[String], i: usize, name: &str) -> String {
+    match (agents.len(), name) {
+        (1, _) => name.to_string(),
+        (_, "verdict") => agents[i].clone(),
+        _ => format!("{}.{name}", agents[i]),
+    }
+}
+
+fn lossy(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A robots.txt compiled for one or more agents in one dialect.
+#[pyclass(module = "robots_batch._robots_batch", frozen)]
+struct Matchers {
+    agents: Vec<String>,
+    dialect: Dialect,
+    matchers: Vec<Matcher>,
+    /// Scratch for each matcher, reused between calls.
+    scratch: Mutex<Vec<Vec<Scratch>>>,
+}
+
+impl Matchers {
+    fn take_scratch(&self) -> Vec<Scratch> {
+        let mut pool = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
+        pool.pop().unwrap_or_else(|| {
+            self.matchers.iter().map(Matcher::scratch).collect()
+        })
+    }
+
+    fn give_scratch(&self, scratch: Vec<Scratch>) {
+        let mut pool = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
+        if pool.len() < 8 {
+            pool.push(scratch);
+        }
+    }
+
+    /// Runs `f` over each URL's verdict by the matcher at `m`, without
+    /// the GIL.
+    fn each<U: Sync>(
+        &self,
+        py: Python<'_>,
+        m: usize,
+        urls: &U,
+        len: usize,
+        get: impl Fn(&U, usize) -> Option<&[u8]> + Send + Sync,
+        mut f: impl FnMut(Option<Verdict>) + Send,
+    ) {
+        let mut scratch = self.take_scratch();
+        py.detach(|| {
+            let matcher = &self.matchers[m];
+            let s = &mut scratch[m];
+            for i in 0..len {
+                f(get(urls, i).map(|u| matcher.verdict(u, s)));
+            }
+        });
+        self.give_scratch(scratch);
+    }
+
+    fn rule(&self, m: usize, v: Verdict) -> Option<&robots_batch::Rule> {
+        match v.reason() {
+            Reason::Rule(r) => self.matchers[m].rules().get(r as usize),
+            _ => None,
+        }
+    }
+
+    fn group(&self, m: usize) -> Option<String> {
+        let g = self.matchers[m].group().name();
+        (!g.is_empty()).then(|| lossy(g))
+    }
+}
+
+#[pymethods]
+impl Matchers {
+    #[new]
+    #[pyo3(signature = (robots, agents, dialect, engine, max_robots_bytes))]
+    fn new(
+        py: Python<'_>,
+        robots: &Bound<'_, PyAny>,
+        agents: &Bound<'_, PyAny>,
+        dialect: &str,
+        engine: &str,
+        max_robots_bytes: usize,
+    ) -> PyResult<Matchers> {
+        let body: Vec<u8> = if let Ok(s) = robots.extract::<PyBackedStr>() {
+            s.as_bytes().to_vec()
+        } else if let Ok(b) = robots.extract::<PyBackedBytes>() {
+            b.to_vec()
+        } else {
+            return Err(PyTypeError::new_err(
+                "robots must be the robots.txt as bytes or str",
+            ));
+        };
+        let agents = parse_agents(agents)?;
+        let dialect = parse_dialect(dialect)?;
+        let mut builder = MatcherBuilder::new();
+        builder.engine(parse_engine(engine)?);
+        let matchers = py.detach(|| {
+            let robots = Robots::parse_with_limit(&body, max_robots_bytes);
+            agents.iter().map(|a| builder.build(&robots, a, dialect)).collect()
+        });
+        Ok(Matchers { agents, dialect, matchers, scratch: Mutex::new(vec![]) })
+    }
+
+    #[getter]
+    fn agents(&self) -> Vec<String> {
+        self.agents.clone()
+    }
+
+    #[getter]
+    fn dialect(&self) -> &'static str {
+        self.dialect.name()
+    }
+
+    /// The engine strategy of each agent's matcher.
+    #[getter]
+    fn strategies(&self) -> Vec<&'static str> {
+        self.matchers.iter().map(Matcher::strategy).collect()
+    }
+
+    #[pyo3(signature = (urls, agent=None))]
+    fn verdicts<'py>(
+        &self,
+        py: Python<'py>,
+        urls: &Bound<'py, PyAny>,
+        agent: Option<&str>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let m = agent_index(&self.agents, agent)?;
+        let urls = py_urls(urls)?;
+        let mut out: Vec<Option<bool>> = Vec::with_capacity(urls.len());
+        self.each(
+            py,
+            m,
+            &urls,
+            urls.len(),
+            |u, i| u[i].bytes(),
+            |v| out.push(v.map(Verdict::is_allowed)),
+        );
+        let allowed = PyString::intern(py, "allowed");
+        let disallowed = PyString::intern(py, "disallowed");
+        PyList::new(
+            py,
+            out.into_iter().map(|v| match v {
+                Some(true) => Some(allowed.clone()),
+                Some(false) => Some(disallowed.clone()),
+                None => None,
+            }),
+        )
+    }
+
+    #[pyo3(signature = (urls, agent=None))]
+    fn explain<'py>(
+        &self,
+        py: Python<'py>,
+        urls: &Bound<'py, PyAny>,
+        agent: Option<&str>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let m = agent_index(&self.agents, agent)?;
+        let urls = py_urls(urls)?;
+        let mut out: Vec<Option<Verdict>> = Vec::with_capacity(urls.len());
+        self.each(
+            py,
+            m,
+            &urls,
+            urls.len(),
+            |u, i| u[i].bytes(),
+            |v| out.push(v),
+        );
+        let group = self.group(m);
+        let items = out
+            .into_iter()
+            .map(|v| {
+                v.map(|v| {
+                    let rule = self.rule(m, v);
+                    (
+                        v.name(),
+                        v.reason().name(),
+                        rule.map(|r| r.line()),
+                        rule.map(|r| lossy(r.text())),
+                        group.clone(),
+                    )
+                })
+            })
+            .collect::<Vec<_>>();
+        PyList::new(py, items)
+    }
+
+    /// The Arrow form: verdict columns (and the explanations) for an Arrow
+    /// array of URLs.
+    #[pyo3(signature = (urls, explain=false))]
+    fn evaluate_arrow<'py>(
+        &self,
+        py: Python<'py>,
+        urls: &Bound<'py, PyAny>,
+        explain: bool,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let array = import_array(urls)?;
+        let urls = ArrowUrls::new(&*array)?;
+        let n = urls.len();
+        let mut cols = vec![];
+        for m in 0..self.matchers.len() {
+            let mut verdict = StringBuilder::with_capacity(n, n * 10);
+            let mut line = Int32Builder::with_capacity(n);
+            let mut rule = StringBuilder::new();
+            let mut group = StringBuilder::new();
+            let mut reason = StringBuilder::new();
+            let group_name = self.group(m);
+            self.each(
+                py,
+                m,
+                &urls,
+                n,
+                |u, i| u.get(i),
+                |v| {
+                    let Some(v) = v else {
+                        verdict.append_null();
+                        if explain {
+                            line.append_null();
+                            rule.append_null();
+                            group.append_null();
+                            reason.append_null();
+                        }
+                        return;
+                    };
+                    verdict.append_value(v.name());
+                    if explain {
+                        let r = self.rule(m, v);
+                        line.append_option(r.map(|r| r.line() as i32));
+                        rule.append_option(
+                            r.map(|r| String::from_utf8_lossy(r.text())),
+                        );
+                        group.append_option(group_name.as_deref());
+                        reason.append_value(v.reason().name());
+                    }
+                },
+            );
+            cols.push((
+                column_name(&self.agents, m, "verdict"),
+                Arc::new(verdict.finish()) as ArrayRef,
+            ));
+            if explain {
+                let extra: [(&str, ArrayRef); 4] = [
+                    ("line", Arc::new(line.finish())),
+                    ("rule", Arc::new(rule.finish())),
+                    ("group", Arc::new(group.finish())),
+                    ("reason", Arc::new(reason.finish())),
+                ];
+                for (name, col) in extra {
+                    cols.push((column_name(&self.agents, m, name), col));
+                }
+            }
+        }
+        columns(py, cols)
+    }
+}
+
+/// The matchers compiled by every `Crawl` of this process (per executor
+/// under Spark), shared so that a robots.txt seen again is not compiled
+/// again.
+fn shared_cache(bytes: Option<usize>) -> Arc<MatcherCache> {
+    static CACHE: OnceLock<Arc<MatcherCache>> = OnceLock::new();
+    Arc::clone(CACHE.get_or_init(|| {
+        Arc::new(MatcherCache::new(bytes.unwrap_or(256 << 20)))
+    }))
+}
+
+/// How many compiled sets of matchers the process-wide cache holds, and
+/// the bytes it accounts for.
+#[pyfunction]
+fn cache_info() -> (usize, usize) {
+    let cache = shared_cache(None);
+    (cache.len(), cache.memory_usage())
+}
+
+fn parse_assume(what: &str, value: &str) -> PyResult<Assume> {
+    match value {
+        "allow" => Ok(Assume::Allow),
+        "disallow" => Ok(Assume::Disallow),
+        _ => Err(PyValueError::new_err(format!(
+            "{what} must be \"allow\" or \"disallow\", not {value:?}"
+        ))),
+    }
+}
+
+/// One fetch given from Python: a dict with `url` (of the robots.txt) or
+/// `origin`, `status`, `body` (str or bytes) and `location`.
+fn py_fetch(item: &Bound<'_, PyAny>) -> PyResult<(Origin, Fetch)> {
+    let get = |key: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
+        match item.get_item(key) {
+            Ok(v) if v.is_none() => Ok(None),
+            Ok(v) => Ok(Some(v)),
+            Err(e)
+                if e.is_instance_of::<pyo3::exceptions::PyKeyError>(
+                    item.py(),
+                ) =>
+            {
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    };
+    let at: String =
+        match (get("url")?, get("origin")?) {
+            (Some(u), _) | (None, Some(u)) => u.extract()?,
+            (None, None) => return Err(PyValueError::new_err(
+                "a fetch needs a \"url\" (of its robots.txt) or an \"origin\"",
+            )),
+        };
+    let origin = Origin::of_url(at.as_bytes()).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "a fetch's url must be an absolute http(s) URL, not {at:?}"
+        ))
+    })?;
+    let status: u16 = match get("status")? {
+        Some(s) => s.extract()?,
+        None => 0,
+    };
+    let body = match get("body")? {
+        None => vec![],
+        Some(b) => {
+            if let Ok(s) = b.extract::<PyBackedStr>() {
+                s.as_bytes().to_vec()
+            } else {
+                b.extract::<PyBackedBytes>()
+                    .map_err(|_| {
+                        PyTypeError::new_err(
+                            "a fetch's body must be str or bytes",
+                        )
+                    })?
+                    .to_vec()
+            }
+        }
+    };
+    let location = get("location")?.map(|l| l.extract()).transpose()?;
+    Ok((origin, Fetch { status, body, location, date: None }))
+}
+
+/// Adds the fetches of an Arrow struct array (fields `origin`, or `url`
+/// of the robots.txt; `status`; `body`; `location`) to `set`, the first
+/// of each origin only: the rows of a Spark batch repeat their origin's
+/// fetches for every URL.
+fn arrow_fetches(array: &dyn Array, set: &mut FetchSet) -> PyResult<()> {
+    let fetches = array.as_struct_opt().ok_or_else(|| {
+        PyTypeError::new_err(format!(
+            "fetches must be an Arrow struct array, not {}",
+            array.data_type()
+        ))
+    })?;
+    let column = |name: &str| fetches.column_by_name(name);
+    let at = column("origin").or_else(|| column("url")).ok_or_else(|| {
+        PyValueError::new_err("fetches need an \"origin\" or \"url\" field")
+    })?;
+    let at = ArrowUrls::new(&**at)?;
+    let body = column("body").map(|b| ArrowUrls::new(&**b)).transpose()?;
+    let location =
+        column("location").map(|l| ArrowUrls::new(&**l)).transpose()?;
+    let status = column("status");
+    let status_at = |i: usize| -> PyResult<u16> {
+        let Some(s) = status else { return Ok(0) };
+        if s.is_null(i) {
+            return Ok(0);
+        }
+        let value: i64 = match s.data_type() {
+            DataType::Int16 => s
+                .as_primitive::<arrow_array::types::Int16Type>()
+                .value(i)
+                .into(),
+            DataType::Int32 => s
+                .as_primitive::<arrow_array::types::Int32Type>()
+                .value(i)
+                .into(),
+            DataType::Int64 => {
+                s.as_primitive::<arrow_array::types::Int64Type>().value(i)
+            }
+            other => {
+                return Err(PyTypeError::new_err(format!(
+                    "a fetch's status must be an integer, not {other}"
+                )))
+            }
+        };
+        // Out of range is no HTTP status: treated as no answer.
+        Ok(u16::try_from(value).unwrap_or(0))
+    };
+    let mut seen = std::collections::HashSet::new();
+    for i in 0..fetches.len() {
+        if fetches.is_null(i) {
+            continue;
+        }
+        let Some(url) = at.get(i) else { continue };
+        if !seen.insert(url) {
+            continue;
+        }
+        let Some(origin) = Origin::of_url(url) else { continue };
+        let fetch = Fetch {
+            status: status_at(i)?,
+            body: body
+                .as_ref()
+                .and_then(|b| b.get(i))
+                .unwrap_or_default()
+                .to_vec(),
+            location: location
+                .as_ref()
+                .and_then(|l| l.get(i))
+                .map(|l| String::from_utf8_lossy(l).into_owned()),
+            date: None,
+        };
+        set.insert(&origin, fetch);
+    }
+    Ok(())
+}
+
+/// URLs of many hosts, each judged by its own origin's robots.txt fetch.
+#[pyclass(module = "robots_batch._robots_batch", frozen)]
+struct Crawl {
+    judge: CrawlJudge,
+}
+
+impl Crawl {
+    /// Runs `f` over each URL's verdicts (one per agent), without the GIL.
+    fn each<U: Sync>(
+        &self,
+        py: Python<'_>,
+        urls: &U,
+        len: usize,
+        get: impl Fn(&U, usize) -> Option<&[u8]> + Send + Sync,
+        mut f: impl FnMut(Option<&[CrawlVerdict]>) + Send,
+    ) {
+        py.detach(|| {
+            let mut scratch = self.judge.scratch();
+            let mut out = vec![];
+            for i in 0..len {
+                match get(urls, i) {
+                    Some(url) => {
+                        self.judge.verdicts(url, &mut scratch, &mut out);
+                        f(Some(&out));
+                    }
+                    None => f(None),
+                }
+            }
+        });
+    }
+
+    fn robots_name(&self, v: CrawlVerdict) -> Option<String> {
+        let (name, _) = self.judge.fetches().get(v.fetch()?)?;
+        Some(name.to_string())
+    }
+}
+
+#[pymethods]
+impl Crawl {
+    #[new]
+    #[pyo3(signature = (
+        agents, dialect, engine, robots_dir, robots_index, robots_warc,
+        fetches, fetch_array, on_4xx, on_401_403, on_5xx, on_missing, max_redirects,
+        max_robots_bytes, cache_bytes, shared_cache
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        agents: &Bound<'_, PyAny>,
+        dialect: &str,
+        engine: &str,
+        robots_dir: Option<std::path::PathBuf>,
+        robots_index: Vec<std::path::PathBuf>,
+        robots_warc: Vec<std::path::PathBuf>,
+        fetches: Option<&Bound<'_, PyAny>>,
+        fetch_array: Option<&Bound<'_, PyAny>>,
+        on_4xx: &str,
+        on_401_403: &str,
+        on_5xx: &str,
+        on_missing: Option<&str>,
+        max_redirects: usize,
+        max_robots_bytes: usize,
+        cache_bytes: usize,
+        shared_cache: bool,
+    ) -> PyResult<Crawl> {
+        let agents = parse_agents(agents)?;
+        let dialect = parse_dialect(dialect)?;
+        let mut builder = MatcherBuilder::new();
+        builder.engine(parse_engine(engine)?);
+        let policy = FetchPolicy {
+            on_4xx: parse_assume("on_4xx", on_4xx)?,
+            on_401_403: parse_assume("on_401_403", on_401_403)?,
+            on_5xx: parse_assume("on_5xx", on_5xx)?,
+            on_missing: on_missing
+                .map(|m| parse_assume("on_missing", m))
+                .transpose()?,
+            max_redirects,
+            max_robots_bytes,
+            cache_bytes,
+        };
+        let mut set = FetchSet::new();
+        if let Some(items) = fetches {
+            for item in items.try_iter()? {
+                let (origin, fetch) = py_fetch(&item?)?;
+                set.insert(&origin, fetch);
+            }
+        }
+        if let Some(array) = fetch_array {
+            let array = import_array(array)?;
+            py.detach(|| arrow_fetches(&*array, &mut set))?;
+        }
+        let read = |set: &mut FetchSet| -> std::io::Result<()> {
+            if let Some(dir) = &robots_dir {
+                set.read_dir(dir)?;
+            }
+            for index in &robots_index {
+                set.read_index(index)?;
+            }
+            for warc in &robots_warc {
+                set.read_warc(warc)?;
+            }
+            Ok(())
+        };
+        py.detach(|| read(&mut set))
+            .map_err(|e| PyOSError::new_err(e.to_string()))?;
+        let mut judge =
+            CrawlJudge::new(set, policy, builder, &agents, dialect);
+        if shared_cache {
+            judge =
+                judge.with_shared_cache(self::shared_cache(Some(cache_bytes)));
+        }
+        Ok(Crawl { judge })
+    }
+
+    #[getter]
+    fn agents(&self) -> Vec<String> {
+        self.judge.agents().to_vec()
+    }
+
+    /// How many fetches the crawl knows.
+    fn __len__(&self) -> usize {
+        self.judge.fetches().len()
+    }
+
+    #[pyo3(signature = (urls, agent=None))]
+    fn verdicts<'py>(
+        &self,
+        py: Python<'py>,
+        urls: &Bound<'py, PyAny>,
+        agent: Option<&str>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let m = agent_index(self.judge.agents(), agent)?;
+        let urls = py_urls(urls)?;
+        let mut out = Vec::with_capacity(urls.len());
+        self.each(
+            py,
+            &urls,
+            urls.len(),
+            |u, i| u[i].bytes(),
+            |v| {
+                out.push(v.map(|v| v[m]));
+            },
+        );
+        let items = out
+            .into_iter()
+            .map(|v| v.map(|v| (v.name(), v.reason().name())))
+            .collect::<Vec<_>>();
+        PyList::new(py, items)
+    }
+
+    #[pyo3(signature = (urls, agent=None))]
+    fn explain<'py>(
+        &self,
+        py: Python<'py>,
+        urls: &Bound<'py, PyAny>,
+        agent: Option<&str>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let m = agent_index(self.judge.agents(), agent)?;
+        let urls = py_urls(urls)?;
+        let mut out = Vec::with_capacity(urls.len());
+        let mut rules = vec![];
+        self.each(
+            py,
+            &urls,
+            urls.len(),
+            |u, i| u[i].bytes(),
+            |v| {
+                out.push(v.map(|v| v[m]));
+                rules.push(v.and_then(|v| self.rule_of(v[m], m)));
+            },
+        );
+        let items = out
+            .into_iter()
+            .zip(rules)
+            .map(|(v, rule)| {
+                v.map(|v| {
+                    let (line, text) = rule.unzip();
+                    (
+                        v.name(),
+                        v.reason().name(),
+                        self.robots_name(v),
+                        line,
+                        text,
+                    )
+                })
+            })
+            .collect::<Vec<_>>();
+        PyList::new(py, items)
+    }
+
+    /// The Arrow form: verdict and reason columns (and with `explain`, the
+    /// deciding fetch, line and rule) for an Arrow array of URLs.
+    #[pyo3(signature = (urls, explain=false))]
+    fn evaluate_arrow<'py>(
+        &self,
+        py: Python<'py>,
+        urls: &Bound<'py, PyAny>,
+        explain: bool,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let array = import_array(urls)?;
+        let urls = ArrowUrls::new(&*array)?;
+        let n = urls.len();
+        let agents = self.judge.agents().to_vec();
+        let k = agents.len();
+        let mut verdict: Vec<StringBuilder> =
+            (0..k).map(|_| StringBuilder::with_capacity(n, n * 10)).collect();
+        let mut reason: Vec<StringBuilder> =
+            (0..k).map(|_| StringBuilder::with_capacity(n, n * 8)).collect();
+        let mut robots: Vec<StringBuilder> =
+            (0..k).map(|_| StringBuilder::new()).collect();
+        let mut line: Vec<Int32Builder> =
+            (0..k).map(|_| Int32Builder::new()).collect();
+        let mut rule: Vec<StringBuilder> =
+            (0..k).map(|_| StringBuilder::new()).collect();
+        self.each(
+            py,
+            &urls,
+            n,
+            |u, i| u.get(i),
+            |v| {
+                for m in 0..k {
+                    let Some(v) = v.map(|v| v[m]) else {
+                        verdict[m].append_null();
+                        reason[m].append_null();
+                        if explain {
+                            robots[m].append_null();
+                            line[m].append_null();
+                            rule[m].append_null();
+                        }
+                        continue;
+                    };
+                    verdict[m].append_value(v.name());
+                    reason[m].append_value(v.reason().name());
+                    if explain {
+                        robots[m].append_option(self.robots_name(v));
+                        let (l, r) = self.rule_of(v, m).unzip();
+                        line[m].append_option(l.map(|l| l as i32));
+                        rule[m].append_option(r);
+                    }
+                }
+            },
+        );
+        let mut cols = vec![];
+        for m in 0..k {
+            let mut named: Vec<(&str, ArrayRef)> = vec![
+                ("verdict", Arc::new(verdict[m].finish())),
+                ("reason", Arc::new(reason[m].finish())),
+            ];
+            if explain {
+                named.push(("robots", Arc::new(robots[m].finish())));
+                named.push(("line", Arc::new(line[m].finish())));
+                named.push(("rule", Arc::new(rule[m].finish())));
+            }
+            for (name, col) in named {
+                cols.push((column_name(&agents, m, name), col));
+            }
+        }
+        columns(py, cols)
+    }
+}
+
+impl Crawl {
+    /// The deciding rule's line and text, when a rule of the agent at `m`
+    /// decided.
+    fn rule_of(&self, v: CrawlVerdict, m: usize) -> Option<(u32, String)> {
+        let CrawlReason::Robots(Reason::Rule(r)) = v.reason() else {
+            return None;
+        };
+        let matchers = self.judge.matchers(v.fetch()?);
+        let rule = matchers.get(m)?.rules().get(r as usize)?;
+        Some((rule.line(), lossy(rule.text())))
+    }
+}
+
+/// The origin of each URL (`scheme://host[:port]`, the port only when it is
+/// not the scheme's default), or None where a URL has none: the key that
+/// joins URLs to robots.txt fetches.
+#[pyfunction]
+fn origins<'py>(
+    py: Python<'py>,
+    urls: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyList>> {
+    let array = import_array(urls)?;
+    let urls = ArrowUrls::new(&*array)?;
+    let out = py.detach(|| origin_column(&urls, false, |_| None));
+    columns(py, vec![("origin".to_string(), out)])
+}
+
+/// For fetches (an Arrow array of robots.txt URLs or origins, and one of
+/// `Location`s): each fetch's origin, and the origin a redirect points
+/// to (the `Location` when it is absolute, else the fetch's own).
+#[pyfunction]
+fn fetch_origins<'py>(
+    py: Python<'py>,
+    urls: &Bound<'py, PyAny>,
+    locations: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyList>> {
+    let urls = import_array(urls)?;
+    let urls = ArrowUrls::new(&*urls)?;
+    let locations = import_array(locations)?;
+    let locations = ArrowUrls::new(&*locations)?;
+    if urls.len() != locations.len() {
+        return Err(PyValueError::new_err(
+            "urls and locations differ in length",
+        ));
+    }
+    let (origin, target) = py.detach(|| {
+        let origin = origin_column(&urls, false, |_| None);
+        let target = origin_column(&locations, true, |i| urls.get(i));
+        (origin, target)
+    });
+    columns(
+        py,
+        vec![("origin".to_string(), origin), ("target".to_string(), target)],
+    )
+}
+
+/// The origins of a column of URLs (`trim`: of `Location`s, which may
+/// come with spaces), with `fallback(i)` tried where the URL at `i` has
+/// none (or is null).
+fn origin_column<'a>(
+    urls: &ArrowUrls<'a>,
+    trim: bool,
+    fallback: impl Fn(usize) -> Option<&'a [u8]>,
+) -> ArrayRef {
+    let mut out = StringBuilder::with_capacity(urls.len(), urls.len() * 24);
+    for i in 0..urls.len() {
+        let origin = urls
+            .get(i)
+            .and_then(|u| {
+                Origin::of_url(if trim { u.trim_ascii() } else { u })
+            })
+            .or_else(|| fallback(i).and_then(Origin::of_url));
+        out.append_option(origin.map(|o| o.to_string()));
+    }
+    Arc::new(out.finish())
+}
+
+/// A read-only helper for tests and docs: the library's default parse
+/// limit.
+#[pyfunction]
+fn default_max_robots_bytes() -> usize {
+    DEFAULT_MAX_ROBOTS_BYTES
+}
+
+#[pymodule]
+fn _robots_batch(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Matchers>()?;
+    m.add_class::<Crawl>()?;
+    m.add_class::<ArrowColumn>()?;
+    m.add_function(wrap_pyfunction!(cache_info, m)?)?;
+    m.add_function(wrap_pyfunction!(origins, m)?)?;
+    m.add_function(wrap_pyfunction!(fetch_origins, m)?)?;
+    m.add_function(wrap_pyfunction!(default_max_robots_bytes, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
