@@ -46,6 +46,24 @@ def test_list_form_gives_one_verdict_per_url():
     assert m.dialect == "rfc9309"
 
 
+def test_the_readme_example():
+    from conftest import ROOT
+
+    robots = open(os.path.join(ROOT, "datasets", "example", "robots.txt"), "rb").read()
+    m = Matcher(robots, agents=["GPTBot", "CCBot"])
+    assert m.verdicts(["https://www.example.com/", b"/private/\xff"], agent="GPTBot") == [
+        "disallowed", "disallowed",
+    ]
+    assert m.explain(["https://www.example.com/cart/"], agent="CCBot") == [
+        robots_batch.Explanation("disallowed", "rule", 5, "Disallow: /cart/", "*"),
+    ]
+    batch = m.evaluate(pa.array(["https://www.example.com/cart/", None]), explain=True)
+    assert batch.schema.names[:6] == [
+        "GPTBot", "GPTBot.line", "GPTBot.rule", "GPTBot.group", "GPTBot.reason", "CCBot",
+    ]
+    assert batch.column("CCBot").to_pylist() == ["disallowed", None]
+
+
 def test_bytes_none_and_invalid_utf8_pass_through():
     m = Matcher(ROBOTS)
     got = m.verdicts([b"/private/\xff\xfe", None, "/private/press/\u00e9", b"", ""])
