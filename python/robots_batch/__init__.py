@@ -120,6 +120,8 @@ def _evaluate(evaluate: Any, urls: Any, column: str, explain: bool) -> Any:
     elif isinstance(urls, (list, tuple)):
         urls = pa.array(urls, type=pa.binary() if any(
             isinstance(u, bytes) for u in urls) else pa.string())
+    if pa.types.is_dictionary(getattr(urls, "type", None) or pa.null()):
+        urls = urls.cast(urls.type.value_type)
     if isinstance(urls, pa.ChunkedArray):
         parts = [evaluate(chunk, explain) for chunk in urls.chunks]
         if not parts:

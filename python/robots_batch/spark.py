@@ -277,39 +277,43 @@ def _with_fetches(
         )
     else:
         f = f.dropDuplicates(["origin"])
-    fetch = F.struct(
-        F.col("origin"), F.col("status"), F.col("body"), F.col("location")
-    )
-    hops = f.select(
-        F.col("origin").alias("h_origin"),
-        F.col("target").alias("h_target"),
-        F.col("status").between(300, 399).alias("h_redirect"),
-        fetch.alias("h_fetch"),
-    )
     # The chain of fetches a URL's verdict may need: its origin's, and
     # those its redirects lead to, one more than the limit (so that the
     # library can tell "over the limit" from "target missing"). Spark only
-    # follows the keys; the library applies the policy to the chain.
-    chain = f.select(
-        F.col("origin").alias(_ORIGIN),
-        F.col("target").alias("t"),
-        F.col("status").between(300, 399).alias("r"),
-        F.array(fetch).alias(_CHAIN),
+    # follows the keys, without the bodies; the library applies the policy
+    # to the chain. The keys are checkpointed so that each hop's join reads
+    # them, not the fetches again.
+    edges = f.select(
+        F.col("origin").alias("e_from"),
+        F.when(F.col("status").between(300, 399), F.col("target")).alias(
+            "e_to"
+        ),
+    ).localCheckpoint()
+    chain = edges.select(
+        F.col("e_from").alias(_ORIGIN),
+        F.array("e_from").alias("keys"),
+        F.col("e_to").alias("t"),
     )
     for _ in range(policy["max_redirects"] + 1):
-        step = chain.join(
-            hops, F.col("r") & (F.col("t") == F.col("h_origin")), "left"
-        )
-        found = F.col("h_fetch").isNotNull()
+        step = chain.join(edges, F.col("t") == F.col("e_from"), "left")
+        found = F.col("e_from").isNotNull()
         chain = step.select(
             F.col(_ORIGIN),
-            F.when(found, F.col("h_target")).alias("t"),
-            F.coalesce(found & F.col("h_redirect"), F.lit(False)).alias("r"),
-            F.when(found, F.concat(F.col(_CHAIN), F.array("h_fetch")))
-            .otherwise(F.col(_CHAIN))
-            .alias(_CHAIN),
+            F.when(found, F.concat("keys", F.array("e_from")))
+            .otherwise(F.col("keys"))
+            .alias("keys"),
+            F.when(found, F.col("e_to")).alias("t"),
         )
-    chain = chain.select(_ORIGIN, _CHAIN)
+    keys = chain.select(_ORIGIN, F.explode("keys").alias("key"))
+    fetch = F.struct(
+        F.col("origin"), F.col("status"), F.col("body"), F.col("location")
+    )
+    bodies = f.select(F.col("origin").alias("key"), fetch.alias("fetch"))
+    chain = (
+        keys.join(bodies, "key")
+        .groupBy(_ORIGIN)
+        .agg(F.collect_list("fetch").alias(_CHAIN))
+    )
 
     # Each URL's origin, by the library.
     urls_schema = StructType(

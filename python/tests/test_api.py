@@ -147,6 +147,9 @@ def test_arrow_form_takes_batches_tables_and_chunks():
     assert out.column("verdict").to_pylist() == ["allowed", "disallowed"] * 2
     chunked = pa.chunked_array([URLS[:1], URLS[1:3]])
     assert m.evaluate(chunked).column(0).to_pylist() == m.verdicts(URLS[:3])
+    # Dictionary-encoded URLs are decoded first.
+    encoded = pa.array(URLS + URLS).dictionary_encode()
+    assert m.evaluate(encoded).column(0).to_pylist() == m.verdicts(URLS + URLS)
     # A plain list works too, converted once.
     assert m.evaluate(URLS).column(0).to_pylist() == m.verdicts(URLS)
 
