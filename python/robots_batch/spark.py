@@ -150,9 +150,11 @@ def with_verdicts(
       ``reason``, and with ``explain`` ``robots``, ``line``, ``rule``, as
       :meth:`Crawl.evaluate`, under the fetch policy given (RFC 9309's by
       default). URLs are joined to their origin's fetch (and the fetches
-      its redirects lead to, up to ``max_redirects``) and, with
-      ``repartition``, the result is partitioned by origin so that each
-      partition compiles an origin's robots.txt once.
+      its redirects lead to, up to ``max_redirects``: the redirects'
+      origin and target keys, not their bodies, are collected to the
+      driver to follow them) and, with ``repartition``, the result is
+      partitioned by origin so that each partition compiles an origin's
+      robots.txt once.
 
     For several agents the columns are ``<agent>``, ``<agent>.reason``...
     (backquote them in Spark SQL). A null URL gets nulls.
@@ -268,52 +270,50 @@ def _with_fetches(
             )
 
     f = f.mapInArrow(keys, keyed_schema).where(F.col("origin").isNotNull())
-    if "date" in f.columns:
-        latest = Window.partitionBy("origin").orderBy(F.col("date").desc())
-        f = (
-            f.withColumn("_n", F.row_number().over(latest))
-            .where("_n = 1")
-            .drop("_n", "date")
-        )
-    else:
-        f = f.dropDuplicates(["origin"])
-    # The chain of fetches a URL's verdict may need: its origin's, and
-    # those its redirects lead to, one more than the limit (so that the
-    # library can tell "over the limit" from "target missing"). Spark only
-    # follows the keys, without the bodies; the library applies the policy
-    # to the chain. The keys are checkpointed so that each hop's join reads
-    # them, not the fetches again.
-    edges = f.select(
-        F.col("origin").alias("e_from"),
-        F.when(F.col("status").between(300, 399), F.col("target")).alias(
-            "e_to"
-        ),
-    ).localCheckpoint()
-    chain = edges.select(
-        F.col("e_from").alias(_ORIGIN),
-        F.array("e_from").alias("keys"),
-        F.col("e_to").alias("t"),
-    )
-    for _ in range(policy["max_redirects"] + 1):
-        step = chain.join(edges, F.col("t") == F.col("e_from"), "left")
-        found = F.col("e_from").isNotNull()
-        chain = step.select(
-            F.col(_ORIGIN),
-            F.when(found, F.concat("keys", F.array("e_from")))
-            .otherwise(F.col("keys"))
-            .alias("keys"),
-            F.when(found, F.col("e_to")).alias("t"),
-        )
-    keys = chain.select(_ORIGIN, F.explode("keys").alias("key"))
+    # One fetch per origin, the same one every time this is computed (it
+    # is twice): the latest by date if there are dates, then the first by
+    # status, location and body.
+    order = [F.col("date").desc_nulls_last()] if "date" in f.columns else []
+    order += [F.col(c).asc_nulls_last() for c in ("status", "location", "body")]
+    first = Window.partitionBy("origin").orderBy(*order)
+    f = f.withColumn("_n", F.row_number().over(first)).where("_n = 1")
+    f = f.drop("_n", *(["date"] if "date" in f.columns else []))
     fetch = F.struct(
         F.col("origin"), F.col("status"), F.col("body"), F.col("location")
     )
-    bodies = f.select(F.col("origin").alias("key"), fetch.alias("fetch"))
-    chain = (
-        keys.join(bodies, "key")
-        .groupBy(_ORIGIN)
-        .agg(F.collect_list("fetch").alias(_CHAIN))
+    own = f.select(F.col("origin").alias(_ORIGIN), fetch.alias("fetch"))
+
+    # The fetches a verdict may need besides the origin's own: those its
+    # redirects lead to, one more than the limit (so that the library can
+    # tell "over the limit" from "target missing"). The redirects' keys
+    # (origin, target; no bodies) are followed on the driver, which is
+    # plumbing: the library applies the policy to the chain.
+    edges = dict(
+        f.where(F.col("status").between(300, 399))
+        .select("origin", "target")
+        .collect()
     )
+    extra = []
+    for start in edges:
+        at, seen = start, {start}
+        for _ in range(policy["max_redirects"] + 1):
+            at = edges.get(at)
+            if at is None or at in seen:
+                break
+            seen.add(at)
+            extra.append((start, at))
+    if extra:
+        spark = df.sparkSession
+        hops = spark.createDataFrame(extra, f"{_ORIGIN} string, key string")
+        bodies = f.select(F.col("origin").alias("key"), fetch.alias("fetch"))
+        targets = hops.join(bodies, "key").select(_ORIGIN, "fetch")
+        chain = (
+            own.unionByName(targets)
+            .groupBy(_ORIGIN)
+            .agg(F.collect_list("fetch").alias(_CHAIN))
+        )
+    else:
+        chain = own.select(_ORIGIN, F.array("fetch").alias(_CHAIN))
 
     # Each URL's origin, by the library.
     urls_schema = StructType(

@@ -81,13 +81,30 @@ def _index(shared, urls, path):
             for row in rows:
                 f.write(json.dumps(row) + "\n")
                 n += 1
+        # A loop, and chains of 5 redirects (followed) and 6 (one too many).
+        rows = [
+            {"url": "https://loop-a.invalid/robots.txt", "status": 301, "location": "https://loop-b.invalid/robots.txt"},
+            {"url": "https://loop-b.invalid/robots.txt", "status": 302, "location": "https://loop-a.invalid/robots.txt"},
+        ]
+        for chain, hops in (("five", 5), ("six", 6)):
+            for i in range(hops):
+                rows.append({"url": f"https://{chain}{i}.invalid/robots.txt", "status": 301,
+                             "location": f"https://{chain}{i + 1}.invalid/robots.txt"})
+            rows.append({"url": f"https://{chain}{hops}.invalid/robots.txt", "status": 200,
+                         "body": "User-agent: *\nDisallow: /\n"})
+        for row in rows:
+            f.write(json.dumps(row) + "\n")
+            n += 1
     return n
 
 
 def test_with_fetches_equals_the_command(spark, shared, binary, tmp_path):
     from robots_batch.spark import with_verdicts
 
-    urls = _real_urls(shared, N_URLS) + ["not a url", "https://no-fetch.invalid/x"]
+    urls = _real_urls(shared, N_URLS) + [
+        "not a url", "https://no-fetch.invalid/x", "https://loop-a.invalid/x",
+        "https://five0.invalid/x", "https://six0.invalid/x", "https://six1.invalid/x",
+    ]
     urls_file = tmp_path / "urls.txt"
     urls_file.write_text("\n".join(urls) + "\n", encoding="utf-8")
     index = tmp_path / "index.jsonl"
@@ -112,7 +129,14 @@ def test_with_fetches_equals_the_command(spark, shared, binary, tmp_path):
         assert ["" if v is None else str(v) for v in mine] == row, row
         reasons.add(g[f"{agent}.reason"])
     # The data covers the fetch classes, not only rules.
-    assert {"rule", "status-5xx", "status-4xx", "redirect-missing", "no-robots", "no-host"} <= reasons
+    assert {"rule", "status-5xx", "status-4xx", "redirect-missing", "redirect-limit",
+            "no-robots", "no-host"} <= reasons
+    # Five redirects are followed to the rules; six are one too many.
+    by_url = {g["url"]: g for g in got.values()}
+    assert by_url["https://five0.invalid/x"]["GPTBot.reason"] == "rule"
+    assert by_url["https://six0.invalid/x"]["GPTBot.reason"] == "redirect-limit"
+    assert by_url["https://six1.invalid/x"]["GPTBot.reason"] == "rule"
+    assert by_url["https://loop-a.invalid/x"]["GPTBot.reason"] == "redirect-limit"
 
 
 def test_rdd_pipe_streams_the_command(spark, binary):
