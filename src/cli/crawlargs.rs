@@ -142,9 +142,11 @@ pub struct CrawlArgs {
     )]
     pub max_robots_bytes: usize,
 
-    /// Keep at most MIB mebibytes of compiled matchers; older ones are
-    /// dropped and compiled again when needed.
-    #[arg(long, value_name = "MIB", default_value_t = 256)]
+    /// Keep at most MIB mebibytes of compiled matchers (about 20 KiB per
+    /// distinct robots.txt on average, body included); older ones are
+    /// dropped and compiled again when needed, which costs dearly when the
+    /// log's hosts come in random order.
+    #[arg(long, value_name = "MIB", default_value_t = 1024)]
     pub cache_mib: usize,
 
     /// Add the deciding fetch's origin and the deciding rule's line and
