@@ -270,7 +270,8 @@ class Crawl:
     Compiled matchers are kept in a cache bounded by ``cache_bytes``;
     with ``shared_cache`` (the default), one cache serves every Crawl of the
     process, so that a robots.txt seen by an earlier Crawl (an earlier batch
-    of a Spark partition) is not compiled again.
+    of a Spark partition) is not compiled again; its size is the
+    ``cache_bytes`` of the first Crawl that uses it.
 
     >>> c = Crawl(fetches=[
     ...     {"url": "https://a.com/robots.txt", "status": 200,

@@ -36,6 +36,7 @@ __all__ = ["with_verdicts", "verdict_fields"]
 # Internal column names; a DataFrame that has them already is refused.
 _ORIGIN = "_robots_batch_origin"
 _CHAIN = "_robots_batch_chain"
+_KIND = "_robots_batch_kind"
 
 
 def verdict_fields(
@@ -131,7 +132,6 @@ def with_verdicts(
     max_redirects: int = 5,
     max_robots_bytes: int = DEFAULT_MAX_ROBOTS_BYTES,
     cache_bytes: int = 256 << 20,
-    repartition: bool = True,
 ) -> Any:
     """``df`` with verdict columns for the URLs in ``url_column``.
 
@@ -152,9 +152,9 @@ def with_verdicts(
       default). URLs are joined to their origin's fetch (and the fetches
       its redirects lead to, up to ``max_redirects``: the redirects'
       origin and target keys, not their bodies, are collected to the
-      driver to follow them) and, with ``repartition``, the result is
-      partitioned by origin so that each partition compiles an origin's
-      robots.txt once.
+      driver to follow them). The result is partitioned by origin: each
+      origin's fetches travel once to the partition of its URLs, where
+      they are compiled once (the rows come out in that order).
 
     For several agents the columns are ``<agent>``, ``<agent>.reason``...
     (backquote them in Spark SQL). A null URL gets nulls.
@@ -162,7 +162,7 @@ def with_verdicts(
     if (robots is None) == (fetches is None):
         raise ValueError("give exactly one of robots= and fetches=")
     agent_list = [agents] if isinstance(agents, str) else list(agents)
-    for name in (_ORIGIN, _CHAIN):
+    for name in (_ORIGIN, _CHAIN, _KIND):
         if name in df.columns:
             raise ValueError(f"the DataFrame already has a column {name!r}")
     if url_column not in df.columns:
@@ -188,7 +188,7 @@ def with_verdicts(
     )
     Crawl(**policy)
     return _with_fetches(
-        df, fetches, url_column, policy, explain, repartition
+        df, fetches, url_column, policy, explain
     )
 
 
@@ -227,7 +227,6 @@ def _with_fetches(
     url_column: str,
     policy: dict,
     explain: bool,
-    repartition: bool,
 ) -> Any:
     from pyspark.sql import functions as F
     from pyspark.sql import Window
@@ -330,10 +329,26 @@ def _with_fetches(
                 names=batch.schema.names + [_ORIGIN],
             )
 
-    urls = df.mapInArrow(origins, urls_schema)
-    joined = urls.join(chain, _ORIGIN, "left")
-    if repartition:
-        joined = joined.repartition(_ORIGIN).sortWithinPartitions(_ORIGIN)
+    # One row per origin with its chain, beside the URL rows (not joined to
+    # them, which would copy the robots.txt bodies into every URL row of
+    # the shuffle): partitioned and sorted by origin, each origin's chain
+    # row comes just before its URLs.
+    urls = (
+        df.mapInArrow(origins, urls_schema)
+        .withColumn(_KIND, F.lit(1))
+        .withColumn(_CHAIN, F.lit(None).cast(chain.schema[_CHAIN].dataType))
+    )
+    chain_rows = chain.select(
+        *[F.lit(None).cast(c.dataType).alias(c.name) for c in df.schema],
+        F.col(_ORIGIN),
+        F.lit(0).alias(_KIND),
+        F.col(_CHAIN),
+    )
+    rows = (
+        urls.unionByName(chain_rows)
+        .repartition(_ORIGIN)
+        .sortWithinPartitions(_ORIGIN, _KIND)
+    )
     out_schema = StructType(
         df.schema.fields
         + verdict_fields(policy["agents"], crawl=True, explain=explain)
@@ -341,14 +356,33 @@ def _with_fetches(
     names = list(df.columns)
 
     def judge(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        for batch in batches:
-            flat = batch.column(_CHAIN).flatten()
-            crawl = Crawl(fetches=flat, **policy)
-            urls = batch.column(url_column)
-            result = crawl.evaluate(urls, explain=explain)
-            own = pa.RecordBatch.from_arrays(
-                [batch.column(n) for n in names], names=names
-            )
-            yield _append(own, result, (), urls.type)
+        import pyarrow.compute as pc
 
-    return joined.mapInArrow(judge, out_schema)
+        chains = {}  # origin -> its fetches (a struct array)
+        for batch in batches:
+            kind = batch.column(_KIND)
+            heads = batch.filter(pc.equal(kind, 0))
+            for origin, chain in zip(
+                heads.column(_ORIGIN).to_pylist(), heads.column(_CHAIN)
+            ):
+                chains[origin] = chain.values
+            own = batch.filter(pc.equal(kind, 1))
+            if own.num_rows:
+                present = pc.unique(own.column(_ORIGIN)).to_pylist()
+                parts = [chains[o] for o in present if o in chains]
+                crawl = Crawl(
+                    fetches=pa.concat_arrays(parts) if parts else None,
+                    **policy,
+                )
+                urls = own.column(url_column)
+                result = crawl.evaluate(urls, explain=explain)
+                own = pa.RecordBatch.from_arrays(
+                    [own.column(n) for n in names], names=names
+                )
+                yield _append(own, result, (), urls.type)
+            # Sorted by origin: only the last origin's URLs may come in the
+            # next batch.
+            last = batch.column(_ORIGIN)[-1].as_py() if batch.num_rows else None
+            chains = {last: chains[last]} if last in chains else {}
+
+    return rows.mapInArrow(judge, out_schema)

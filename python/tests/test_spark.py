@@ -118,7 +118,12 @@ def test_with_fetches_equals_the_command(spark, shared, binary, tmp_path):
     fetches = spark.read.json(str(index))
     df = _frame(spark, urls)
     out = with_verdicts(df, fetches=fetches, agents=agents.split(","), explain=True)
-    got = {r["id"]: r for r in out.collect()}
+    # Small Arrow batches, so that origins' rows straddle batch boundaries.
+    spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "97")
+    try:
+        got = {r["id"]: r for r in out.collect()}
+    finally:
+        spark.conf.unset("spark.sql.execution.arrow.maxRecordsPerBatch")
     assert len(got) == len(urls)
     reasons = set()
     for k, row in enumerate(want):
