@@ -334,6 +334,28 @@ impl Matchers {
         self.give_scratch(scratch);
     }
 
+    /// One agent's verdicts on a Python sequence of URLs, and the agent's
+    /// index.
+    fn list_verdicts(
+        &self,
+        py: Python<'_>,
+        urls: &Bound<'_, PyAny>,
+        agent: Option<&str>,
+    ) -> PyResult<(usize, Vec<Option<Verdict>>)> {
+        let m = agent_index(&self.agents, agent)?;
+        let urls = py_urls(urls)?;
+        let mut out = Vec::with_capacity(urls.len());
+        self.each(
+            py,
+            m,
+            &urls,
+            urls.len(),
+            |u, i| u[i].bytes(),
+            |v| out.push(v),
+        );
+        Ok((m, out))
+    }
+
     fn rule(&self, m: usize, v: Verdict) -> Option<&robots_batch::Rule> {
         match v.reason() {
             Reason::Rule(r) => self.matchers[m].rules().get(r as usize),
@@ -402,22 +424,12 @@ impl Matchers {
         urls: &Bound<'py, PyAny>,
         agent: Option<&str>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let m = agent_index(&self.agents, agent)?;
-        let urls = py_urls(urls)?;
-        let mut out: Vec<Option<bool>> = Vec::with_capacity(urls.len());
-        self.each(
-            py,
-            m,
-            &urls,
-            urls.len(),
-            |u, i| u[i].bytes(),
-            |v| out.push(v.map(Verdict::is_allowed)),
-        );
+        let (_, out) = self.list_verdicts(py, urls, agent)?;
         let allowed = PyString::intern(py, "allowed");
         let disallowed = PyString::intern(py, "disallowed");
         PyList::new(
             py,
-            out.into_iter().map(|v| match v {
+            out.into_iter().map(|v| match v.map(Verdict::is_allowed) {
                 Some(true) => Some(allowed.clone()),
                 Some(false) => Some(disallowed.clone()),
                 None => None,
@@ -432,17 +444,7 @@ impl Matchers {
         urls: &Bound<'py, PyAny>,
         agent: Option<&str>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let m = agent_index(&self.agents, agent)?;
-        let urls = py_urls(urls)?;
-        let mut out: Vec<Option<Verdict>> = Vec::with_capacity(urls.len());
-        self.each(
-            py,
-            m,
-            &urls,
-            urls.len(),
-            |u, i| u[i].bytes(),
-            |v| out.push(v),
-        );
+        let (m, out) = self.list_verdicts(py, urls, agent)?;
         let group = self.group(m);
         let items = out
             .into_iter()
@@ -817,18 +819,7 @@ impl Crawl {
         urls: &Bound<'py, PyAny>,
         agent: Option<&str>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let m = agent_index(self.judge.agents(), agent)?;
-        let urls = py_urls(urls)?;
-        let mut out = Vec::with_capacity(urls.len());
-        self.each(
-            py,
-            &urls,
-            urls.len(),
-            |u, i| u[i].bytes(),
-            |v| {
-                out.push(v.map(|v| v[m]));
-            },
-        );
+        let (_, out) = self.list_verdicts(py, urls, agent)?;
         let items = out
             .into_iter()
             .map(|v| v.map(|v| (v.name(), v.reason().name())))
@@ -843,26 +834,12 @@ impl Crawl {
         urls: &Bound<'py, PyAny>,
         agent: Option<&str>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let m = agent_index(self.judge.agents(), agent)?;
-        let urls = py_urls(urls)?;
-        let mut out = Vec::with_capacity(urls.len());
-        let mut rules = vec![];
-        self.each(
-            py,
-            &urls,
-            urls.len(),
-            |u, i| u[i].bytes(),
-            |v| {
-                out.push(v.map(|v| v[m]));
-                rules.push(v.and_then(|v| self.rule_of(v[m], m)));
-            },
-        );
+        let (m, out) = self.list_verdicts(py, urls, agent)?;
         let items = out
             .into_iter()
-            .zip(rules)
-            .map(|(v, rule)| {
+            .map(|v| {
                 v.map(|v| {
-                    let (line, text) = rule.unzip();
+                    let (line, text) = self.rule_of(v, m).unzip();
                     (
                         v.name(),
                         v.reason().name(),
@@ -948,6 +925,27 @@ impl Crawl {
 }
 
 impl Crawl {
+    /// One agent's verdicts on a Python sequence of URLs, and the agent's
+    /// index.
+    fn list_verdicts(
+        &self,
+        py: Python<'_>,
+        urls: &Bound<'_, PyAny>,
+        agent: Option<&str>,
+    ) -> PyResult<(usize, Vec<Option<CrawlVerdict>>)> {
+        let m = agent_index(self.judge.agents(), agent)?;
+        let urls = py_urls(urls)?;
+        let mut out = Vec::with_capacity(urls.len());
+        self.each(
+            py,
+            &urls,
+            urls.len(),
+            |u, i| u[i].bytes(),
+            |v| out.push(v.map(|v| v[m])),
+        );
+        Ok((m, out))
+    }
+
     /// The deciding rule's line and text, when a rule of the agent at `m`
     /// decided.
     fn rule_of(&self, v: CrawlVerdict, m: usize) -> Option<(u32, String)> {
