@@ -95,23 +95,12 @@ def _matcher(robots: bytes, settings: tuple) -> Matcher:
     return m
 
 
-def _like(column: pa.Array, url_type: pa.DataType) -> pa.Array:
-    """Spark may send large strings (useLargeVarTypes): answer in kind."""
-    if pa.types.is_large_string(url_type) and pa.types.is_string(
-        column.type
-    ):
-        return column.cast(pa.large_string())
-    return column
-
-
-def _append(
-    batch: pa.RecordBatch, result: Any, drop: Sequence[str], url_type: Any
-) -> pa.RecordBatch:
-    keep = [n for n in batch.schema.names if n not in drop]
-    arrays = [batch.column(n) for n in keep]
-    arrays += [_like(c, url_type) for c in result.columns]
+def _append(batch: pa.RecordBatch, result: Any) -> pa.RecordBatch:
+    """``batch`` with the columns of ``result`` after its own. (Spark takes
+    string columns back even when it sends large strings.)"""
     return pa.RecordBatch.from_arrays(
-        arrays, names=keep + result.schema.names
+        list(batch.columns) + list(result.columns),
+        names=batch.schema.names + result.schema.names,
     )
 
 
@@ -216,7 +205,7 @@ def _with_robots(
         for batch in batches:
             urls = batch.column(url_column)
             result = m.evaluate(urls, explain=explain)
-            yield _append(batch, result, (), urls.type)
+            yield _append(batch, result)
 
     return df.mapInArrow(run, schema)
 
@@ -379,7 +368,7 @@ def _with_fetches(
                 own = pa.RecordBatch.from_arrays(
                     [own.column(n) for n in names], names=names
                 )
-                yield _append(own, result, (), urls.type)
+                yield _append(own, result)
             # Sorted by origin: only the last origin's URLs may come in the
             # next batch.
             last = batch.column(_ORIGIN)[-1].as_py() if batch.num_rows else None

@@ -162,3 +162,28 @@ def test_rdd_pipe_fails_the_job_when_the_command_fails(spark, binary):
     rdd = spark.sparkContext.parallelize(["https://example.com/"], 1)
     with pytest.raises(Exception, match="robots-batch|exit|Python|subprocess"):
         rdd.pipe(f"{binary} --no-header /nonexistent/robots.txt -", checkCode=True).collect()
+
+
+def test_large_string_batches(spark):
+    """Spark may send URLs as large_string (useLargeVarTypes): the verdict
+    columns come back in kind."""
+    from robots_batch.spark import with_verdicts
+
+    robots = b"User-agent: *\nDisallow: /x\n"
+    urls = spark.createDataFrame([("https://a.com/x",), ("https://b.com/y",), (None,)], "url string")
+    fetches = spark.createDataFrame(
+        [("https://a.com/robots.txt", 200, robots.decode(), None)],
+        "url string, status int, body string, location string",
+    )
+    spark.conf.set("spark.sql.execution.arrow.useLargeVarTypes", "true")
+    try:
+        one = with_verdicts(urls, robots=robots, explain=True).collect()
+        crawl = with_verdicts(urls, fetches=fetches).collect()
+    finally:
+        spark.conf.unset("spark.sql.execution.arrow.useLargeVarTypes")
+    assert [(r.url, r.verdict, r.line) for r in one] == [
+        ("https://a.com/x", "disallowed", 2), ("https://b.com/y", "allowed", None), (None, None, None),
+    ]
+    assert sorted((r.url or "", r.verdict or "", r.reason or "") for r in crawl) == [
+        ("", "", ""), ("https://a.com/x", "disallowed", "rule"), ("https://b.com/y", "unknown", "no-robots"),
+    ]
