@@ -15,7 +15,8 @@
 //! a scan that has already found a better rule stops as soon as it reaches
 //! a node whose bound cannot beat it.
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use aho_corasick::automaton::{Automaton, StateID};
+use aho_corasick::{dfa, nfa, Anchored, MatchKind};
 use memchr::memmem;
 
 use super::{Pattern, Syntax, NONE};
@@ -359,11 +360,29 @@ struct Tails {
     /// Over each tail's first literal; `None` when there are so few tails
     /// that checking each one with its own finders is cheaper than
     /// starting an overlapping Aho-Corasick search.
-    ac: Option<AhoCorasick>,
+    ac: Option<Ac>,
     /// Per Aho-Corasick pattern (each tail's first literal); in tag order
     /// when `ac` is `None`.
     entries: Vec<TailEntry>,
     min_id: u32,
+}
+
+/// The Aho-Corasick automaton over the first literals of a node's tails:
+/// a DFA for modest literal sets, else a contiguous NFA. Walked by hand
+/// (see [`Tails::find_from`]), with static dispatch.
+#[derive(Clone, Debug)]
+enum Ac {
+    Dfa(dfa::DFA),
+    Nfa(nfa::contiguous::NFA),
+}
+
+impl Ac {
+    fn memory_usage(&self) -> usize {
+        match self {
+            Ac::Dfa(a) => a.memory_usage(),
+            Ac::Nfa(a) => a.memory_usage(),
+        }
+    }
 }
 
 /// Up to this many tails at one node are checked one by one.
@@ -402,6 +421,8 @@ impl TailEntry {
 pub(crate) struct PrefixCache {
     stamps: Vec<u32>,
     generation: u32,
+    /// The Aho-Corasick match states a tail search has reported.
+    visited: std::collections::HashSet<StateID>,
 }
 
 impl PrefixCache {
@@ -463,12 +484,18 @@ impl Tails {
             // (contiguous NFA) on ebay.com's 1,250 wildcard tails; its
             // size grows with states times byte classes, so only for
             // modest literal sets.
-            let kind = (bytes <= AC_DFA_BYTES).then_some(AhoCorasickKind::DFA);
-            let ac = AhoCorasick::builder()
-                .match_kind(MatchKind::Standard)
-                .kind(kind)
-                .build(firsts)
-                .map_err(|e| e.to_string())?;
+            let ac = if bytes <= AC_DFA_BYTES {
+                dfa::DFA::builder()
+                    .match_kind(MatchKind::Standard)
+                    .build(firsts)
+                    .map(Ac::Dfa)
+            } else {
+                nfa::contiguous::NFA::builder()
+                    .match_kind(MatchKind::Standard)
+                    .build(firsts)
+                    .map(Ac::Nfa)
+            }
+            .map_err(|e| e.to_string())?;
             Some(ac)
         };
         let min_id = entries.iter().map(|e| e.id).min().unwrap_or(NONE);
@@ -498,7 +525,7 @@ impl Tails {
     fn find_from(
         &self,
         rest: &[u8],
-        mut best: u32,
+        best: u32,
         cache: &mut PrefixCache,
     ) -> u32 {
         if best <= self.min_id {
@@ -515,16 +542,79 @@ impl Tails {
             }
             return best;
         };
-        for m in ac.find_overlapping_iter(rest) {
-            let e = &self.entries[m.pattern().as_usize()];
+        match ac {
+            Ac::Dfa(a) => self.walk(a, rest, best, cache),
+            Ac::Nfa(a) => self.walk(a, rest, best, cache),
+        }
+    }
+
+    /// The best tail that matches `rest`, by one walk of the Aho-Corasick
+    /// automaton `ac` over it.
+    ///
+    /// An overlapping search would report every first literal at every
+    /// position where it ends: on hostile tails (`*a`, `*aa`, ... over a
+    /// path of `a`s) that is the path's length times the number of tails.
+    /// But a state always reports the same literals, and the first time a
+    /// literal is reported is its leftmost occurrence, which is all a tail
+    /// needs (its other literals then get the most room). So each match
+    /// state's literals are looked at the first time the walk reaches it:
+    /// the work is the path's length plus, at most, every state's
+    /// literals once. The one exception is a one-literal tail ending with
+    /// `$`, which needs the literal at the very end: the last state's
+    /// literals are looked at again for those.
+    #[inline]
+    fn walk<A: Automaton>(
+        &self,
+        ac: &A,
+        rest: &[u8],
+        mut best: u32,
+        cache: &mut PrefixCache,
+    ) -> u32 {
+        if !cache.visited.is_empty() {
+            cache.visited.clear();
+        }
+        let Ok(mut sid) = ac.start_state(Anchored::No) else {
+            unreachable!("the tail automata are built for unanchored search")
+        };
+        for (i, &b) in rest.iter().enumerate() {
+            sid = ac.next_state(Anchored::No, sid, b);
+            if ac.is_match(sid) && cache.visited.insert(sid) {
+                best = self.consider(ac, sid, rest, i + 1, best, cache);
+                if best <= self.min_id {
+                    return best;
+                }
+            }
+        }
+        if ac.is_match(sid) {
+            // Only the `$` one-literal tails can gain here; the others
+            // were looked at the first time this state was reached.
+            best = self.consider(ac, sid, rest, rest.len(), best, cache);
+        }
+        best
+    }
+
+    /// The best of `best` and the tails whose first literal the state
+    /// `sid` reports, the literal ending at `end`.
+    #[inline]
+    fn consider<A: Automaton>(
+        &self,
+        ac: &A,
+        sid: StateID,
+        rest: &[u8],
+        end: usize,
+        mut best: u32,
+        cache: &mut PrefixCache,
+    ) -> u32 {
+        for k in 0..ac.match_len(sid) {
+            let e = &self.entries[ac.match_pattern(sid, k).as_usize()];
             if e.id >= best {
                 continue;
             }
             let hit = if e.literals.len() == 1 {
-                !e.end || m.end() == rest.len()
+                !e.end || end == rest.len()
             } else {
                 cache.first_visit(e.slot)
-                    && follows(rest, m.end(), e.more(), e.end)
+                    && follows(rest, end, e.more(), e.end)
             };
             if hit {
                 best = e.id;
