@@ -616,3 +616,63 @@ rbtest!(file_shrinking_while_mapped, |dir: Dir, mut cmd: TestCommand| {
     let rows = out.iter().filter(|&&b| b == b'\n').count();
     assert!(rows > 1 && rows < n, "{rows} rows of {n}");
 });
+
+// An interrupted run (Ctrl-C): the signal ends it at once, with no error
+// noise, and what was written is the start of the full output, in order
+// (the last row maybe cut).
+#[cfg(unix)]
+rbtest!(
+    interrupted_run_leaves_an_ordered_prefix,
+    |dir: Dir, mut cmd: TestCommand| {
+        use std::io::{Read, Write};
+        use std::os::unix::process::ExitStatusExt;
+        use std::process::Stdio;
+
+        let urls: String = (0..50_000)
+            .map(|i| format!("https://www.example.com/p/{i}/cart/{}\n", i % 7))
+            .collect();
+        let full = dir
+            .command()
+            .args(["-j2", "robots.txt", "-"])
+            .stdin(urls.as_bytes())
+            .stdout();
+        let (header, rows) = full.split_at(full.find('\n').unwrap() + 1);
+        let mut child = cmd
+            .args(["-j2", "robots.txt", "-"])
+            .cmd()
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The same URLs over and over, until the pipe breaks: the run never
+        // reaches the end of its input.
+        let mut stdin = child.stdin.take().unwrap();
+        let feed = urls.clone();
+        let writer = std::thread::spawn(move || {
+            while stdin.write_all(feed.as_bytes()).is_ok() {}
+        });
+        let mut stdout = child.stdout.take().unwrap();
+        let mut head = vec![0; 1 << 20];
+        stdout.read_exact(&mut head).unwrap();
+        // SAFETY: kill(2) on our own child's pid, which has not been waited
+        // for yet, so the pid still names it.
+        let killed =
+            unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+        assert_eq!(killed, 0);
+        let mut rest = vec![];
+        stdout.read_to_end(&mut rest).unwrap();
+        let mut stderr = String::new();
+        child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+        let status = child.wait().unwrap();
+        writer.join().unwrap();
+        assert_eq!(status.signal(), Some(libc::SIGINT), "{status:?}");
+        assert_eq!(stderr, "");
+        let out = String::from_utf8([head, rest].concat()).unwrap();
+        let cycles = out.len() / rows.len() + 2;
+        let want = format!("{header}{}", rows.repeat(cycles));
+        let whole_rows = out.trim_end_matches(|c| c != '\n');
+        assert!(want.starts_with(whole_rows), "not a prefix of the output");
+        assert!(out.len() >= 1 << 20);
+    }
+);
