@@ -32,23 +32,7 @@ pub fn run(config: Config) -> anyhow::Result<ExitCode> {
                 .with_context(|| format!("failed to open {name}"))?,
         ),
     };
-    let metadata = file.as_ref().and_then(|file| file.metadata().ok());
-    if metadata.as_ref().is_some_and(|md| md.is_dir()) {
-        // Reading would fail anyway; failing before the header keeps
-        // standard output empty.
-        let err = io::Error::from(io::ErrorKind::IsADirectory);
-        return Err(err).context(format!("failed to read {name}"));
-    }
-    let source = Source::open(&config.batch, file.as_ref())
-        .with_context(|| format!("failed to read {name}"))?;
-    if file.is_some() {
-        crate::cli::exit_on_sigbus(&name);
-    }
-    // The progress bar's length: a regular file's size (the bar counts
-    // decompressed bytes, so a compressed file gets a spinner).
-    let total = metadata
-        .filter(|md| md.is_file() && source.compression.is_none())
-        .map(|md| md.len());
+    let (source, total) = open_source(&config.batch, file.as_ref(), &name)?;
     let header: &[u8] = match config.output {
         Output::Plain => &CsvRender::header(),
         Output::Table(ref table) => table.header(),
@@ -88,14 +72,7 @@ pub fn run(config: Config) -> anyhow::Result<ExitCode> {
         Output::Count => source.run(matchers, || counts.render(), &mut sink),
     };
     progress.finish();
-    let stats = result.map_err(|err| {
-        let context = if write_failed {
-            "failed to write output".to_string()
-        } else {
-            format!("failed to read {name}")
-        };
-        anyhow::Error::new(err).context(context)
-    })?;
+    let stats = result.map_err(|err| run_error(err, write_failed, &name))?;
     let code = match config.output {
         Output::Plain | Output::Table(_) => ExitCode::SUCCESS,
         Output::Emit(_) => grep_code(emitted > 0),
@@ -188,6 +165,47 @@ fn read_head<R: Read>(rdr: &mut R, buf: &mut [u8]) -> io::Result<usize> {
 /// input, a pipe given by name, or the decompressed bytes of either).
 /// The URL input: a file (which the batch may memory-map) or a stream
 /// (standard input, a pipe, a decompressor).
+/// Opens the URLs of `file` (standard input when `None`, named `name` in
+/// errors) as a [`Source`], with the length of its progress bar: a regular
+/// file's size (the bar counts decompressed bytes, so a compressed file gets
+/// a spinner). A directory is refused here, before anything is written, so
+/// that standard output stays empty.
+pub(crate) fn open_source<'a>(
+    batch: &'a Batch,
+    file: Option<&'a File>,
+    name: &str,
+) -> anyhow::Result<(Source<'a>, Option<u64>)> {
+    let metadata = file.and_then(|file| file.metadata().ok());
+    if metadata.as_ref().is_some_and(|md| md.is_dir()) {
+        let err = io::Error::from(io::ErrorKind::IsADirectory);
+        return Err(err).context(format!("failed to read {name}"));
+    }
+    let source = Source::open(batch, file)
+        .with_context(|| format!("failed to read {name}"))?;
+    if file.is_some() {
+        crate::cli::exit_on_sigbus(name);
+    }
+    let total = metadata
+        .filter(|md| md.is_file() && source.compression.is_none())
+        .map(|md| md.len());
+    Ok((source, total))
+}
+
+/// The error of a run over `name`: writing the output failed (the sink
+/// said so with `write_failed`), or reading the input did.
+pub(crate) fn run_error(
+    err: io::Error,
+    write_failed: bool,
+    name: &str,
+) -> anyhow::Error {
+    let context = if write_failed {
+        "failed to write output".to_string()
+    } else {
+        format!("failed to read {name}")
+    };
+    anyhow::Error::new(err).context(context)
+}
+
 pub(crate) struct Source<'a> {
     batch: &'a Batch,
     /// How the input is compressed, if it is.

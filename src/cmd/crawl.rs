@@ -12,7 +12,7 @@ use robots_batch::crawl::{
 };
 use robots_batch::{BatchBuilder, Format, MatcherBuilder, Stats};
 
-use super::check::{print_stats, Progress, Source};
+use super::check::{open_source, print_stats, run_error, Progress};
 use crate::cli::{AssumeArg, CrawlArgs, MissingArg};
 
 /// Reads the fetches, then judges every line of the input.
@@ -80,23 +80,9 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
         let name = args.urls.display().to_string();
         let file = File::open(&args.urls)
             .with_context(|| format!("failed to open {name}"))?;
-        if file.metadata().is_ok_and(|md| md.is_dir()) {
-            let err = io::Error::from(io::ErrorKind::IsADirectory);
-            return Err(err).context(format!("failed to read {name}"));
-        }
         (name, Some(file))
     };
-    let total = file
-        .as_ref()
-        .and_then(|f| f.metadata().ok())
-        .filter(|md| md.is_file())
-        .map(|md| md.len());
-    let source = Source::open(&batch, file.as_ref())
-        .with_context(|| format!("failed to read {name}"))?;
-    let total = total.filter(|_| source.compression.is_none());
-    if file.is_some() {
-        crate::cli::exit_on_sigbus(&name);
-    }
+    let (source, total) = open_source(&batch, file.as_ref(), &name)?;
 
     let mut stdout = io::stdout().lock();
     if !args.no_header {
@@ -116,14 +102,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     let new_worker = || CrawlWorker::new(&judge, format, args.explain);
     let result = source.run_with(new_worker, sink);
     progress.finish();
-    let stats = result.map_err(|err| {
-        let context = if write_failed {
-            "failed to write output".to_string()
-        } else {
-            format!("failed to read {name}")
-        };
-        anyhow::Error::new(err).context(context)
-    })?;
+    let stats = result.map_err(|err| run_error(err, write_failed, &name))?;
     stdout.flush().context("failed to write output")?;
     if args.stats {
         print_stats(&stats, start.elapsed());
