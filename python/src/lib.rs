@@ -317,18 +317,28 @@ impl Matchers {
     fn each<U: Sync>(
         &self,
         py: Python<'_>,
-        m: usize,
+        agents: std::ops::Range<usize>,
         urls: &U,
         len: usize,
         get: impl Fn(&U, usize) -> Option<&[u8]> + Send + Sync,
-        mut f: impl FnMut(Option<Verdict>) + Send,
+        mut f: impl FnMut(usize, Option<Verdict>) + Send,
     ) {
         let mut scratch = self.take_scratch();
         py.detach(|| {
-            let matcher = &self.matchers[m];
-            let s = &mut scratch[m];
+            // The agents share the dialect, so each URL's path is
+            // extracted once for all of them.
+            let mut buf = vec![];
             for i in 0..len {
-                f(get(urls, i).map(|u| matcher.verdict(u, s)));
+                let Some(url) = get(urls, i) else {
+                    agents.clone().for_each(|m| f(m, None));
+                    continue;
+                };
+                let path = self.dialect.path(url, &mut buf);
+                for m in agents.clone() {
+                    let v =
+                        self.matchers[m].verdict_path(path, &mut scratch[m]);
+                    f(m, Some(v));
+                }
             }
         });
         self.give_scratch(scratch);
@@ -347,11 +357,11 @@ impl Matchers {
         let mut out = Vec::with_capacity(urls.len());
         self.each(
             py,
-            m,
+            m..m + 1,
             &urls,
             urls.len(),
             |u, i| u[i].bytes(),
-            |v| out.push(v),
+            |_, v| out.push(v),
         );
         Ok((m, out))
     }
@@ -476,53 +486,60 @@ impl Matchers {
         let array = import_array(urls)?;
         let urls = ArrowUrls::new(&*array)?;
         let n = urls.len();
-        let mut cols = vec![];
-        for m in 0..self.matchers.len() {
-            let mut verdict = StringBuilder::with_capacity(n, n * 10);
-            let mut line = Int32Builder::with_capacity(n);
-            let mut rule = StringBuilder::new();
-            let mut group = StringBuilder::new();
-            let mut reason = StringBuilder::new();
-            let group_name = self.group(m);
-            self.each(
-                py,
-                m,
-                &urls,
-                n,
-                |u, i| u.get(i),
-                |v| {
-                    let Some(v) = v else {
-                        verdict.append_null();
-                        if explain {
-                            line.append_null();
-                            rule.append_null();
-                            group.append_null();
-                            reason.append_null();
-                        }
-                        return;
-                    };
-                    verdict.append_value(v.name());
+        let k = self.matchers.len();
+        let mut verdict: Vec<StringBuilder> =
+            (0..k).map(|_| StringBuilder::with_capacity(n, n * 10)).collect();
+        let mut line: Vec<Int32Builder> =
+            (0..k).map(|_| Int32Builder::new()).collect();
+        let mut rule: Vec<StringBuilder> =
+            (0..k).map(|_| StringBuilder::new()).collect();
+        let mut group: Vec<StringBuilder> =
+            (0..k).map(|_| StringBuilder::new()).collect();
+        let mut reason: Vec<StringBuilder> =
+            (0..k).map(|_| StringBuilder::new()).collect();
+        let group_name: Vec<Option<String>> =
+            (0..k).map(|m| self.group(m)).collect();
+        self.each(
+            py,
+            0..k,
+            &urls,
+            n,
+            |u, i| u.get(i),
+            |m, v| {
+                let Some(v) = v else {
+                    verdict[m].append_null();
                     if explain {
-                        let r = self.rule(m, v);
-                        line.append_option(r.map(|r| r.line() as i32));
-                        rule.append_option(
-                            r.map(|r| String::from_utf8_lossy(r.text())),
-                        );
-                        group.append_option(group_name.as_deref());
-                        reason.append_value(v.reason().name());
+                        line[m].append_null();
+                        rule[m].append_null();
+                        group[m].append_null();
+                        reason[m].append_null();
                     }
-                },
-            );
+                    return;
+                };
+                verdict[m].append_value(v.name());
+                if explain {
+                    let r = self.rule(m, v);
+                    line[m].append_option(r.map(|r| r.line() as i32));
+                    rule[m].append_option(
+                        r.map(|r| String::from_utf8_lossy(r.text())),
+                    );
+                    group[m].append_option(group_name[m].as_deref());
+                    reason[m].append_value(v.reason().name());
+                }
+            },
+        );
+        let mut cols = vec![];
+        for m in 0..k {
             cols.push((
                 column_name(&self.agents, m, "verdict"),
-                Arc::new(verdict.finish()) as ArrayRef,
+                Arc::new(verdict[m].finish()) as ArrayRef,
             ));
             if explain {
                 let extra: [(&str, ArrayRef); 4] = [
-                    ("line", Arc::new(line.finish())),
-                    ("rule", Arc::new(rule.finish())),
-                    ("group", Arc::new(group.finish())),
-                    ("reason", Arc::new(reason.finish())),
+                    ("line", Arc::new(line[m].finish())),
+                    ("rule", Arc::new(rule[m].finish())),
+                    ("group", Arc::new(group[m].finish())),
+                    ("reason", Arc::new(reason[m].finish())),
                 ];
                 for (name, col) in extra {
                     cols.push((column_name(&self.agents, m, name), col));
