@@ -217,7 +217,7 @@ pub struct CrawlJudge {
     builder: MatcherBuilder,
     agents: Vec<String>,
     dialect: Dialect,
-    cache: Mutex<Cache>,
+    cache: Mutex<Cache<usize>>,
     shared: Option<(Arc<MatcherCache>, Vec<u8>)>,
 }
 
@@ -268,7 +268,7 @@ impl CrawlJudge {
             builder,
             agents: agents.to_vec(),
             dialect,
-            cache: Mutex::new(Cache::new(policy.cache_bytes)),
+            cache: Mutex::new(Cache::new(policy.cache_bytes, true)),
             shared: None,
         }
     }
@@ -389,8 +389,8 @@ impl CrawlJudge {
     /// The matchers of the fetch at `index`, compiled now if the cache
     /// does not hold them.
     pub fn matchers(&self, index: usize) -> Arc<[Matcher]> {
-        if let Some(m) = self.lock().get(index) {
-            return m;
+        if let Some((m, _)) = self.lock().map.get(&index) {
+            return Arc::clone(m);
         }
         // Compiled outside the lock: two threads may both compile one
         // origin, but no thread waits for another's compilation.
@@ -423,7 +423,7 @@ impl CrawlJudge {
         matchers
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Cache> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Cache<usize>> {
         // N.B. A thread that panicked while holding the lock leaves the
         // cache consistent (every update is one insert or remove).
         self.cache.lock().unwrap_or_else(|e| e.into_inner())
@@ -508,31 +508,16 @@ fn redirect_target(
 /// Bounded in bytes (bodies and matchers): the oldest insertions go first.
 #[derive(Debug)]
 pub struct MatcherCache {
-    inner: Mutex<SharedCache>,
+    inner: Mutex<Cache<Arc<[u8]>>>,
 }
 
 /// Matchers and the bytes they account for.
 type Entry = (Arc<[Matcher]>, usize);
 
-#[derive(Debug)]
-struct SharedCache {
-    map: HashMap<Arc<[u8]>, Entry>,
-    order: VecDeque<Arc<[u8]>>,
-    bytes: usize,
-    budget: usize,
-}
-
 impl MatcherCache {
     /// An empty cache that keeps at most `bytes` of bodies and matchers.
     pub fn new(bytes: usize) -> MatcherCache {
-        MatcherCache {
-            inner: Mutex::new(SharedCache {
-                map: HashMap::new(),
-                order: VecDeque::new(),
-                bytes: 0,
-                budget: bytes,
-            }),
-        }
+        MatcherCache { inner: Mutex::new(Cache::new(bytes, false)) }
     }
 
     /// How many sets of matchers the cache holds.
@@ -555,58 +540,45 @@ impl MatcherCache {
     }
 
     fn insert(&self, key: Arc<[u8]>, matchers: Arc<[Matcher]>, bytes: usize) {
-        let mut inner = self.lock();
-        if inner.map.contains_key(&key) {
-            return;
-        }
         let bytes = bytes + key.len();
-        while inner.bytes + bytes > inner.budget {
-            let Some(old) = inner.order.pop_front() else { break };
-            if let Some((_, b)) = inner.map.remove(&old) {
-                inner.bytes -= b;
-            }
-        }
-        if bytes > inner.budget {
-            return;
-        }
-        inner.map.insert(Arc::clone(&key), (matchers, bytes));
-        inner.order.push_back(key);
-        inner.bytes += bytes;
+        self.lock().insert(key, matchers, bytes);
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, SharedCache> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Cache<Arc<[u8]>>> {
         // N.B. Every update leaves the cache consistent, so a panic while
         // the lock was held does not matter.
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
-/// Compiled matchers by fetch index, bounded in bytes: the oldest
-/// insertions go first.
+/// Compiled matchers by key (a fetch index, or a body and settings),
+/// bounded in bytes: the oldest insertions go first. A set larger than
+/// the whole budget is kept alone (a judge's cache: it is the one in use)
+/// or not at all (the shared cache, which must stay within its budget).
 #[derive(Debug)]
-struct Cache {
-    map: HashMap<usize, (Arc<[Matcher]>, usize)>,
-    order: VecDeque<usize>,
+struct Cache<K> {
+    map: HashMap<K, Entry>,
+    order: VecDeque<K>,
     bytes: usize,
     budget: usize,
+    keep_oversized: bool,
 }
 
-impl Cache {
-    fn new(budget: usize) -> Cache {
-        Cache { map: HashMap::new(), order: VecDeque::new(), bytes: 0, budget }
+impl<K: Clone + Eq + std::hash::Hash> Cache<K> {
+    fn new(budget: usize, keep_oversized: bool) -> Cache<K> {
+        Cache {
+            map: HashMap::new(),
+            order: VecDeque::new(),
+            bytes: 0,
+            budget,
+            keep_oversized,
+        }
     }
 
-    fn get(&self, index: usize) -> Option<Arc<[Matcher]>> {
-        self.map.get(&index).map(|(m, _)| Arc::clone(m))
-    }
-
-    fn insert(
-        &mut self,
-        index: usize,
-        matchers: Arc<[Matcher]>,
-        bytes: usize,
-    ) {
-        if self.map.contains_key(&index) {
+    fn insert(&mut self, key: K, matchers: Arc<[Matcher]>, bytes: usize) {
+        if self.map.contains_key(&key)
+            || (bytes > self.budget && !self.keep_oversized)
+        {
             return;
         }
         while self.bytes + bytes > self.budget {
@@ -615,8 +587,8 @@ impl Cache {
                 self.bytes -= b;
             }
         }
-        self.map.insert(index, (matchers, bytes));
-        self.order.push_back(index);
+        self.map.insert(key.clone(), (matchers, bytes));
+        self.order.push_back(key);
         self.bytes += bytes;
     }
 }
