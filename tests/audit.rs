@@ -4,18 +4,7 @@
 
 use robots_batch::{Dialect, Matcher, Robots, Verdict, AI_CRAWLERS};
 
-use crate::util::{Dir, TestCommand, EXAMPLE_ROBOTS, EXAMPLE_URLS};
-
-/// The lines of `input` as the output contract defines them.
-fn lines(input: &[u8]) -> Vec<&[u8]> {
-    let mut lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
-    let last = lines.pop().filter(|last| !last.is_empty());
-    lines
-        .into_iter()
-        .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
-        .chain(last)
-        .collect()
-}
+use crate::util::{lines, Dir, TestCommand, EXAMPLE_ROBOTS, EXAMPLE_URLS};
 
 /// Each line's verdict for each agent, from the library, one line and one
 /// agent at a time (no batch, no shared path).

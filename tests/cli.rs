@@ -7,19 +7,7 @@ use std::process::Stdio;
 
 use robots_batch::{Dialect, EngineKind, MatcherBuilder, Robots};
 
-use crate::util::{Dir, TestCommand, EXAMPLE_ROBOTS, EXAMPLE_URLS};
-
-/// The lines of `input` as the output contract defines them: split at
-/// `\n`, a `\r` before the `\n` dropped, no line after a final `\n`.
-fn lines(input: &[u8]) -> Vec<&[u8]> {
-    let mut lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
-    let last = lines.pop().filter(|last| !last.is_empty());
-    lines
-        .into_iter()
-        .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
-        .chain(last)
-        .collect()
-}
+use crate::util::{lines, Dir, TestCommand, EXAMPLE_ROBOTS, EXAMPLE_URLS};
 
 /// What the command must print, computed line by line with the library's
 /// `Matcher::verdict` and the csv crate, independently of the batch code.

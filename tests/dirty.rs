@@ -18,19 +18,7 @@ use std::process::Stdio;
 use robots_batch::sample::Rng;
 use robots_batch::{Dialect, Matcher, Robots};
 
-use crate::util::{Dir, TestCommand, EXAMPLE_ROBOTS};
-
-/// The lines of `input` as the output contract defines them: split at
-/// `\n`, a `\r` before the `\n` dropped, no line after a final `\n`.
-fn lines(input: &[u8]) -> Vec<&[u8]> {
-    let mut lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
-    let last = lines.pop().filter(|last| !last.is_empty());
-    lines
-        .into_iter()
-        .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
-        .chain(last)
-        .collect()
-}
+use crate::util::{lines, Dir, TestCommand, EXAMPLE_ROBOTS};
 
 /// One dirty line (without its end).
 fn dirty_line(rng: &mut Rng) -> Vec<u8> {

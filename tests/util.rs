@@ -216,3 +216,15 @@ pub fn show(bytes: &[u8]) -> String {
         text.into_owned()
     }
 }
+
+/// The lines of `input` as the output contract defines them: split at
+/// `\n`, a `\r` before the `\n` dropped, no line after a final `\n`.
+pub fn lines(input: &[u8]) -> Vec<&[u8]> {
+    let mut lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
+    let last = lines.pop().filter(|last| !last.is_empty());
+    lines
+        .into_iter()
+        .map(|line| line.strip_suffix(b"\r").unwrap_or(line))
+        .chain(last)
+        .collect()
+}
