@@ -104,6 +104,11 @@ fn vectors_naive() {
 }
 
 #[test]
+fn vectors_scan() {
+    check_engine(MatcherBuilder::new().engine(EngineKind::Scan), "scan");
+}
+
+#[test]
 fn vectors_lazy() {
     check_engine(MatcherBuilder::new().engine(EngineKind::Lazy), "lazy");
 }

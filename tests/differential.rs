@@ -92,7 +92,8 @@ fn real_files_every_engine_agrees_with_naive() {
                         .engine(EngineKind::Naive)
                         .build(&robots, &agent, dialect);
                     let want = verdicts(&naive, &urls);
-                    let mut engines = vec![EngineKind::Dfa, EngineKind::Lazy];
+                    let mut engines =
+                        vec![EngineKind::Dfa, EngineKind::Lazy, EngineKind::Scan];
                     // The whole-set dense DFA takes tens of milliseconds to
                     // build even for small files; it is covered once per
                     // file of up to 100 rules, the rest by the proptests.
@@ -194,6 +195,7 @@ proptest! {
                 ("dfa", MatcherBuilder::new().engine(EngineKind::Dfa).clone()),
                 ("dense", MatcherBuilder::new().engine(EngineKind::Dense).clone()),
                 ("lazy", MatcherBuilder::new().engine(EngineKind::Lazy).clone()),
+                ("scan", MatcherBuilder::new().engine(EngineKind::Scan).clone()),
                 ("dfa with tiny limits", tiny.clone().engine(EngineKind::Dfa).clone()),
                 ("dense with tiny limits", tiny.clone().engine(EngineKind::Dense).clone()),
             ];

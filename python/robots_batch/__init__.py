@@ -52,7 +52,7 @@ __all__ = [
 #: The dialects, the default first (see the project README).
 DIALECTS = ("rfc9309", "google", "draft1996", "orig1994")
 #: The engines, the default first; all give the same verdicts.
-ENGINES = ("dfa", "dense", "lazy", "naive")
+ENGINES = ("dfa", "dense", "lazy", "scan", "naive")
 #: The parse limit of a robots.txt, in bytes, as the command's default.
 DEFAULT_MAX_ROBOTS_BYTES = _robots_batch.default_max_robots_bytes()
 

@@ -189,7 +189,7 @@ pub struct Args {
     #[arg(long, value_name = "DIALECT", default_value_t = Dialect::Rfc9309)]
     pub dialect: Dialect,
 
-    /// The matching engine: dfa, dense, lazy or naive.
+    /// The matching engine: dfa, dense, lazy, scan or naive.
     ///
     /// All give the same verdicts. dfa (a trie of literal prefixes, with
     /// Aho-Corasick for wildcard tails) is the fastest and compiles in

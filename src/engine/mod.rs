@@ -12,6 +12,7 @@ mod lazy;
 mod naive;
 mod nfa;
 mod prefix;
+mod scan;
 
 use std::fmt;
 use std::str::FromStr;
@@ -22,6 +23,7 @@ pub(crate) use self::dense::DenseSet;
 pub(crate) use self::lazy::LazyEngine;
 pub(crate) use self::naive::NaiveEngine;
 pub(crate) use self::prefix::{PrefixCache, PrefixEngine};
+pub(crate) use self::scan::ScanEngine;
 
 /// How a pattern's bytes are read.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -91,14 +93,21 @@ pub enum EngineKind {
     /// All patterns in one lazy (hybrid) DFA with a bounded cache: states
     /// are built as paths need them. Compiles in microseconds.
     Lazy,
+    /// Compiles nothing: each path is tried against the rules one by one,
+    /// in priority order, the literal prefix compared in place and the
+    /// wildcard literals searched for in order. For rule sets that judge
+    /// a few paths: the crawl-log mode judges each origin's first URLs so
+    /// and compiles `dfa` only for the origins with more.
+    Scan,
 }
 
 impl EngineKind {
     /// Every engine, the default first.
-    pub const ALL: [EngineKind; 4] = [
+    pub const ALL: [EngineKind; 5] = [
         EngineKind::Dfa,
         EngineKind::Dense,
         EngineKind::Lazy,
+        EngineKind::Scan,
         EngineKind::Naive,
     ];
 
@@ -109,6 +118,7 @@ impl EngineKind {
             EngineKind::Dfa => "dfa",
             EngineKind::Dense => "dense",
             EngineKind::Lazy => "lazy",
+            EngineKind::Scan => "scan",
         }
     }
 }
@@ -148,6 +158,7 @@ pub(crate) enum Engine {
     /// No pattern at all: nothing ever matches.
     Empty,
     Naive(NaiveEngine),
+    Scan(ScanEngine),
     Prefix(Box<PrefixEngine>),
     Dense(Box<DenseSet>),
     Lazy(Box<LazyEngine>),
@@ -173,6 +184,7 @@ impl Engine {
         }
         match kind {
             EngineKind::Naive => Engine::Naive(NaiveEngine::new(patterns)),
+            EngineKind::Scan => Engine::Scan(ScanEngine::new(patterns)),
             EngineKind::Dfa => match PrefixEngine::new(patterns) {
                 Ok(e) => Engine::Prefix(Box::new(e)),
                 Err(why) => {
@@ -212,6 +224,7 @@ impl Engine {
         match self {
             Engine::Empty => "empty",
             Engine::Naive(_) => "naive",
+            Engine::Scan(_) => "scan",
             Engine::Prefix(_) => "prefix-dfa",
             Engine::Dense(e) if e.len() == 1 => "dense-dfa",
             Engine::Dense(_) => "dense-dfa-split",
@@ -224,6 +237,7 @@ impl Engine {
         match self {
             Engine::Empty => 0,
             Engine::Naive(e) => e.memory_usage(),
+            Engine::Scan(e) => e.memory_usage(),
             Engine::Prefix(e) => e.memory_usage(),
             Engine::Dense(e) => e.memory_usage(),
             Engine::Lazy(e) => e.memory_usage(),
@@ -251,6 +265,7 @@ impl Engine {
         let id = match self {
             Engine::Empty => NONE,
             Engine::Naive(e) => e.find(path, &mut cache.naive),
+            Engine::Scan(e) => e.find(path),
             Engine::Prefix(e) => e.find(path, &mut cache.prefix),
             Engine::Dense(e) => e.find_from(path, NONE),
             Engine::Lazy(e) => {

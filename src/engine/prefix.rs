@@ -374,7 +374,7 @@ impl PrefixEngine {
     }
 }
 
-enum Rest {
+pub(super) enum Rest {
     /// The pattern is its prefix: it matches every path that starts so.
     Nothing,
     /// The pattern is its prefix and `$`: only the prefix itself matches.
@@ -385,7 +385,7 @@ enum Rest {
 }
 
 /// A pattern's literal prefix (up to its first `*`) and what follows.
-fn split(p: &Pattern) -> (&[u8], Rest) {
+pub(super) fn split(p: &Pattern) -> (&[u8], Rest) {
     if p.syntax == Syntax::Literal {
         return (&p.bytes, Rest::Nothing);
     }
@@ -646,7 +646,7 @@ impl Tails {
                 if e.id >= best {
                     break;
                 }
-                if follows(rest, 0, &e.literals, e.end) {
+                if follows(rest, 0, e.literals.iter(), e.end) {
                     return e.id;
                 }
             }
@@ -722,7 +722,7 @@ impl Tails {
                 !e.end || end == rest.len()
             } else {
                 cache.first_visit(e.slot)
-                    && follows(rest, end, e.more(), e.end)
+                    && follows(rest, end, e.more().iter(), e.end)
             };
             if hit {
                 best = e.id;
@@ -732,21 +732,52 @@ impl Tails {
     }
 }
 
+/// A literal of a wildcard tail, with a way to find it.
+pub(super) trait Literal {
+    fn bytes(&self) -> &[u8];
+    /// The start of the leftmost occurrence in `hay`.
+    fn find_in(&self, hay: &[u8]) -> Option<usize>;
+}
+
+/// A literal with its prebuilt finder (compiled engines).
+impl Literal for &memmem::Finder<'_> {
+    fn bytes(&self) -> &[u8] {
+        self.needle()
+    }
+
+    fn find_in(&self, hay: &[u8]) -> Option<usize> {
+        self.find(hay)
+    }
+}
+
+/// A bare literal, searched for without building anything first (the
+/// `scan` engine, which compiles nothing).
+impl Literal for &[u8] {
+    fn bytes(&self) -> &[u8] {
+        self
+    }
+
+    fn find_in(&self, hay: &[u8]) -> Option<usize> {
+        memmem::find(hay, self)
+    }
+}
+
 /// Whether `literals` occur in `hay[at..]` in order, each after the last
 /// (the last one ending `hay` when `end`), taking leftmost occurrences.
-fn follows(
+pub(super) fn follows<L: Literal>(
     hay: &[u8],
     mut at: usize,
-    literals: &[memmem::Finder<'_>],
+    literals: impl ExactSizeIterator<Item = L>,
     end: bool,
 ) -> bool {
-    for (i, lit) in literals.iter().enumerate() {
-        if end && i + 1 == literals.len() {
-            let needle = lit.needle();
+    let last = literals.len();
+    for (i, lit) in literals.enumerate() {
+        if end && i + 1 == last {
+            let needle = lit.bytes();
             return hay.len() >= at + needle.len() && hay.ends_with(needle);
         }
-        match lit.find(&hay[at..]) {
-            Some(j) => at += j + lit.needle().len(),
+        match lit.find_in(&hay[at..]) {
+            Some(j) => at += j + lit.bytes().len(),
             None => return false,
         }
     }
@@ -762,7 +793,7 @@ fn follows(
 /// path, `*a$*$` an `a$`). When dropping stars would leave such a `$`
 /// last, where it would read as the anchor, one `*` stays after it (an
 /// empty last literal, which any rest matches).
-fn canonical_tail(tail: &[u8]) -> Vec<u8> {
+pub(super) fn canonical_tail(tail: &[u8]) -> Vec<u8> {
     let (body, anchored) = match tail.split_last() {
         Some((b'$', body)) => (body, true),
         _ => (tail, false),
