@@ -108,6 +108,11 @@ impl MatcherBuilder {
         self
     }
 
+    /// The matching strategy it builds with.
+    pub fn engine_kind(&self) -> EngineKind {
+        self.engine
+    }
+
     /// The most heap the dense DFA may take, in bytes (default 8 MiB).
     /// Past it, and past the determinization limit, the `dense` engine splits
     /// its rules, then falls back to the lazy DFA. Small limits compile

@@ -43,12 +43,12 @@ fn judge_with(set: FetchSet, policy: FetchPolicy) -> CrawlJudge {
 }
 
 /// `verdict reason` for each agent, space-separated, per URL.
-fn judge_all(judge: &CrawlJudge, urls: &[&str]) -> Vec<String> {
+fn judge_all<S: AsRef<str>>(judge: &CrawlJudge, urls: &[S]) -> Vec<String> {
     let mut scratch = judge.scratch();
     let mut out = vec![];
     urls.iter()
         .map(|u| {
-            judge.verdicts(u.as_bytes(), &mut scratch, &mut out);
+            judge.verdicts(u.as_ref().as_bytes(), &mut scratch, &mut out);
             assert_eq!(out.len(), judge.agents().len());
             out.iter()
                 .map(|v| format!("{} {}", v.name(), v.reason().name()))
@@ -521,6 +521,94 @@ fn shared_cache_compiles_each_body_once_across_judges() {
     assert!(tiny.is_empty());
 }
 
+/// Rules whose verdicts depend on the wildcard tails and the `$` anchor, for
+/// the scanning and the compiled matchers to agree on.
+const WILD: &str = "User-agent: *\nDisallow: /*.pdf$\nAllow: /a/*/ok\n\
+                    Disallow: /a/\nDisallow: /*?s=*&p=\n\n\
+                    User-agent: GPTBot\nDisallow: /\nAllow: /pub$\n";
+
+fn wild_urls() -> Vec<String> {
+    let paths = [
+        "/x.pdf",
+        "/x.pdf?",
+        "/a/b/ok",
+        "/a/b",
+        "/q?s=1&p=2",
+        "/q?p=&s=",
+        "/pub",
+        "/pub/",
+        "/",
+    ];
+    (0..30)
+        .flat_map(|i| {
+            paths.iter().map(move |p| format!("https://h{}.com{p}", i % 3))
+        })
+        .collect()
+}
+
+fn wild_judge(compile_after: usize) -> CrawlJudge {
+    let mut set = FetchSet::new();
+    for h in 0..3 {
+        set.insert_host(&format!("h{h}.com"), fetch(200, WILD, None));
+    }
+    judge_with(set, FetchPolicy::default()).compile_after(compile_after)
+}
+
+#[test]
+fn scanning_first_then_compiling_gives_the_same_verdicts() {
+    let urls = wild_urls();
+    let at_once = wild_judge(0);
+    let want = judge_all(&at_once, &urls);
+    assert_eq!(at_once.matchers(0)[0].strategy(), "prefix-dfa");
+    assert!(want.iter().any(|v| v.starts_with("disallowed")));
+    assert!(want.iter().any(|v| v.starts_with("allowed")));
+    // The three hosts share one body, so one set of matchers judges all
+    // 270 URLs: compiled after the first, midway, or never.
+    for (after, strategy) in
+        [(1, "prefix-dfa"), (100, "prefix-dfa"), (271, "scan")]
+    {
+        let judge = wild_judge(after);
+        assert_eq!(judge_all(&judge, &urls), want, "compile after {after}");
+        assert_eq!(judge.matchers(0)[0].strategy(), strategy, "{after}");
+    }
+    // The first URLs are scanned.
+    let judge = wild_judge(100);
+    assert_eq!(judge_all(&judge, &urls[..99]), want[..99]);
+    assert_eq!(judge.matchers(0)[0].strategy(), "scan");
+}
+
+#[test]
+fn scanning_first_across_threads_compiles_once_for_all() {
+    let urls = wild_urls();
+    let want = judge_all(&wild_judge(0), &urls);
+    let judge = wild_judge(50);
+    std::thread::scope(|s| {
+        let handles: Vec<_> =
+            (0..4).map(|_| s.spawn(|| judge_all(&judge, &urls))).collect();
+        for h in handles {
+            assert_eq!(h.join().unwrap(), want);
+        }
+    });
+    assert_eq!(judge.matchers(0)[0].strategy(), "prefix-dfa");
+}
+
+#[test]
+fn shared_cache_counts_scanned_urls_across_judges() {
+    let urls = wild_urls();
+    let want = judge_all(&wild_judge(0), &urls);
+    let cache = std::sync::Arc::new(MatcherCache::new(1 << 20));
+    let judge = || wild_judge(200).with_shared_cache(cache.clone());
+    // 150 URLs, then 150 more by another judge: over 200 in all.
+    let first = judge();
+    assert_eq!(judge_all(&first, &urls[..150]), want[..150]);
+    assert_eq!(first.matchers(0)[0].strategy(), "scan");
+    let second = judge();
+    assert_eq!(judge_all(&second, &urls[120..]), want[120..]);
+    // A third judge finds the compiled matchers in the shared cache.
+    assert_eq!(judge().matchers(0)[0].strategy(), "prefix-dfa");
+    assert_eq!(cache.len(), 1);
+}
+
 fn shared() -> Option<PathBuf> {
     let dir =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets");
@@ -546,13 +634,28 @@ fn real_pairs_agree_with_single_file_mode() {
     let mut set = FetchSet::new();
     set.read_dir(&data.join("robots")).unwrap();
     let agents = ["Googlebot".to_string(), "GPTBot".to_string()];
+    // Scanned throughout (the default: about 90 URLs per host), and
+    // compiled after a few URLs of each host.
+    for compile_after in [robots_batch::crawl::DEFAULT_COMPILE_AFTER, 3] {
+        real_pairs_with(&data, &links, set.clone(), &agents, compile_after);
+    }
+}
+
+fn real_pairs_with(
+    data: &std::path::Path,
+    links: &[u8],
+    set: FetchSet,
+    agents: &[String],
+    compile_after: usize,
+) {
     let judge = CrawlJudge::new(
         set,
         FetchPolicy::default(),
         MatcherBuilder::new(),
-        &agents,
+        agents,
         Dialect::Rfc9309,
-    );
+    )
+    .compile_after(compile_after);
     let mut scratch = judge.scratch();
     let mut out: Vec<CrawlVerdict> = vec![];
     let mut single: HashMap<String, Vec<Matcher>> = HashMap::new();
@@ -595,7 +698,8 @@ fn real_pairs_agree_with_single_file_mode() {
         judged += 1;
     }
     eprintln!(
-        "real pairs: {judged} URLs judged by their host's file, {missing} \
+        "real pairs, compile after {compile_after}: {judged} URLs judged \
+         by their host's file, {missing} \
          without one, {no_host} without a host, {} hosts",
         single.len()
     );
@@ -675,10 +779,16 @@ rbtest!(crawl_command_rows, |dir: Dir, mut cmd: TestCommand| {
         let head = url.split(',').next().unwrap();
         assert!(row.contains(head), "row {i}: {row} for {url}");
     }
+    // Each origin has 40 URLs: compiled at once, after some of them, or
+    // never (scanned throughout), the rows are the same.
     for args in [
         &["-j1"][..],
         &["-j2", "--chunk-size", "7"],
         &["-j3", "--chunk-size", "1"],
+        &["-j1", "--compile-after", "0"],
+        &["-j2", "--compile-after", "5", "--chunk-size", "50"],
+        &["-j1", "--compile-after", "1000"],
+        &["-j2", "--engine", "scan"],
     ] {
         let again = dir
             .command()

@@ -107,7 +107,7 @@ pub struct CrawlArgs {
     #[arg(long, value_name = "DIALECT", default_value_t = Dialect::Rfc9309)]
     pub dialect: Dialect,
 
-    /// The matching engine: dfa, dense, lazy or naive.
+    /// The matching engine: dfa, dense, lazy, scan or naive.
     #[arg(long, value_name = "ENGINE", default_value_t = EngineKind::Dfa)]
     pub engine: EngineKind,
 
@@ -148,6 +148,17 @@ pub struct CrawlArgs {
     /// log's hosts come in random order.
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
     pub cache_mib: usize,
+
+    /// Judge each origin's first N URLs by scanning its rules one by one,
+    /// and compile them (with --engine) only when the origin has more: most
+    /// hosts of a crawl log have too few URLs to repay a compilation. 0
+    /// compiles at once. The verdicts are the same either way.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = robots_batch::crawl::DEFAULT_COMPILE_AFTER
+    )]
+    pub compile_after: usize,
 
     /// Add the deciding fetch's origin and the deciding rule's line and
     /// text to every row.

@@ -61,7 +61,8 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     let mut builder = MatcherBuilder::new();
     builder.engine(args.engine);
     let judge =
-        CrawlJudge::new(fetches, policy, builder, &agents, args.dialect);
+        CrawlJudge::new(fetches, policy, builder, &agents, args.dialect)
+            .compile_after(args.compile_after);
     let format = match args.format {
         None | Some(crate::cli::args::FormatArg::Csv) => Format::Csv,
         Some(crate::cli::args::FormatArg::Tsv) => Format::Tsv,
