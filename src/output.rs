@@ -419,8 +419,9 @@ fn push_csv_field(
 ) {
     // PERF: almost every URL needs no quotes, and copying it beats the
     // csv writer's byte-at-a-time state machine (which took a fifth of a
-    // one-thread run).
-    if !quoter.should_quote(field) {
+    // one-thread run); looking for the bytes that need quotes eight at a
+    // time beats its byte-at-a-time check (a tenth of one).
+    if !may_need_quotes(field) || !quoter.should_quote(field) {
         buf.extend_from_slice(field);
         return;
     }
@@ -435,6 +436,28 @@ fn push_csv_field(
     debug_assert_eq!(room[n + m - 1], b',');
     // The caller writes the delimiter, as for a plain field.
     buf.truncate(start + n + m - 1);
+}
+
+/// Whether `field` holds a byte that makes csv-core quote a field with the
+/// default settings: a comma, a quote, a CR or an LF.
+#[inline]
+fn may_need_quotes(field: &[u8]) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    // Whether a byte of `word` is `b`: a byte of `word ^ b...` is zero
+    // (the classic test is exact about whether one is, if not which).
+    let has = |word: u64, b: u8| {
+        let x = word ^ (ONES * u64::from(b));
+        x.wrapping_sub(ONES) & !x & HIGHS != 0
+    };
+    let mut words = field.chunks_exact(8);
+    for w in &mut words {
+        let w = u64::from_ne_bytes(w.try_into().expect("8 bytes"));
+        if has(w, b',') | has(w, b'"') | has(w, b'\r') | has(w, b'\n') {
+            return true;
+        }
+    }
+    words.remainder().iter().any(|&b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
 }
 
 /// Appends `field` with its tabs, CRs, LFs and backslashes escaped.
@@ -686,5 +709,34 @@ impl Render for CountRender<'_> {
             count.fetch_add(std::mem::take(local), Ordering::Relaxed);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The word-at-a-time check finds what csv-core would quote for, at
+    /// every position of words and remainders, for every byte.
+    #[test]
+    fn quote_check_agrees_with_csv_core() {
+        let quoter = csv_core::Writer::new();
+        let mut checked = 0;
+        for b in 0..=255u8 {
+            for len in [1, 7, 8, 9, 16, 23] {
+                for at in 0..len {
+                    let mut field = vec![b'a'; len];
+                    field[at] = b;
+                    assert_eq!(
+                        may_need_quotes(&field),
+                        quoter.should_quote(&field),
+                        "byte {b} at {at} of {len}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 256 * (1 + 7 + 8 + 9 + 16 + 23));
+        assert!(!may_need_quotes(b""));
     }
 }
