@@ -7,6 +7,11 @@
 //!   ebay.com with many wildcards, docs.oracle.com with 31,847 rules), URLs
 //!   generated from each file's own patterns (`sample::urls`, seed 1),
 //!   RFC 9309.
+//! * `paths/<site>/<engine>`: the same URLs as `match/<site>`, their paths
+//!   extracted and normalised beforehand (`Dialect::path`, outside the
+//!   timing) and judged with `Matcher::verdict_path`: the engines alone,
+//!   without the URL parsing (throughput in paths; `scan` too, but not on
+//!   docs.oracle.com).
 //! * `google/<site>/<engine>`: the same URLs in Google's reading:
 //!   robots-batch's google dialect (`dfa-google`) against robotstxt 0.3.0,
 //!   whose verdicts are first compared with ours (see below).
@@ -23,14 +28,15 @@
 //! * `url-length/<engine>/<bytes>`: ebay.com's rules, URLs whose path is 16
 //!   to 4,096 bytes.
 //!
-//! Engines: robots-batch's `dfa` (default), `dense`, `lazy` and `naive`;
-//! `dfa-google` (the google dialect); `texting_robots` 0.2 (parsed once, a
-//! regex per rule); `robotstxt` 0.3.0 (re-parses the file for every URL, its
-//! only API). Every tool but `dfa` and `dfa-google` runs on a prefix of the
-//! same URLs sized, by a trial, for an iteration of about 40 ms (10 in quick
-//! mode): naive and the peers slow down with the rules or the file, and
-//! the lazy DFA (the dense engine's fallback) when a wildcard-heavy rule
-//! set makes its cache thrash. Throughput is per URL, so the figures still
+//! Engines: robots-batch's `dfa` (default), `dense`, `lazy` and `naive`
+//! (and `scan`, in `paths/*` only); `dfa-google` (the google dialect);
+//! `texting_robots` 0.2 (parsed once, a regex per rule); `robotstxt` 0.3.0
+//! (re-parses the file for every URL, its only API). Every tool but `dfa`
+//! and `dfa-google` runs on a prefix of the same URLs (or paths) sized, by
+//! a trial, for an iteration of about 40 ms (10 in quick mode): naive,
+//! scan and the peers slow down with the rules or the file, and the lazy
+//! DFA (the dense engine's fallback) when a wildcard-heavy rule set makes
+//! its cache thrash. Throughput is per URL (or path), so the figures still
 //! compare. A tool that takes more than 0.25 s for one URL (robotstxt on
 //! long URLs) is not timed by criterion: its trial on one URL is its only
 //! measurement (the side table's `manual_ns`). The wildcard-share and
@@ -43,7 +49,9 @@
 //! Before anything is timed, every engine of robots-batch must give the
 //! same verdicts (naive, the reference, against dfa on the prefix naive
 //! runs on; dense and lazy against dfa on theirs), or the run fails
-//! printing the URLs. Each timed iteration asserts its disallowed count.
+//! printing the URLs; in `paths/*`, every engine's verdicts on the paths
+//! must be dfa's on the URLs they come from. Each timed iteration asserts
+//! its disallowed count.
 //! The peers' counts are their own, measured first; how far their verdicts
 //! are from ours is printed, recorded and bounded:
 //!
@@ -528,6 +536,120 @@ fn record(
     m.record();
 }
 
+/// `paths/<site>`: the engines on the paths of `match/<site>`'s URLs,
+/// extracted beforehand, as a caller judging each URL for several agents
+/// extracts them once ([`Matcher::verdict_path`]); so the figures are the
+/// engines' alone, without the URL parsing every `match/*` one includes.
+fn paths_group(c: &mut Criterion, site: &str, robots: &[u8], count: usize) {
+    let name = format!("paths/{site}");
+    // PERF: scan tries the rules one by one for every path: on
+    // docs.oracle.com's 31,847 rules it judges about 9,000 paths/s in a
+    // trial, timed on some 350 paths, a figure of no use beside the
+    // compiled engines'.
+    let engines: Vec<EngineKind> = [
+        EngineKind::Dfa,
+        EngineKind::Dense,
+        EngineKind::Lazy,
+        EngineKind::Scan,
+    ]
+    .into_iter()
+    .filter(|&e| !(e == EngineKind::Scan && site == "docs.oracle.com"))
+    .filter(|e| common::selected(&format!("{name}/{}", e.name())))
+    .collect();
+    // A filter that skips every engine skips the URLs and checks too.
+    if engines.is_empty() {
+        return;
+    }
+    let parsed = Robots::parse(robots);
+    // The very URLs of `match/<site>` (`site_case`), and dfa's verdicts on
+    // them: what every engine's verdicts on the paths are checked against.
+    let urls = robots_batch::sample::urls(&parsed, count, SEED);
+    let dfa_matcher = timed_build(&name, &parsed, Tool::Ours(EngineKind::Dfa));
+    let dfa = common::verdicts(&dfa_matcher, &urls);
+    // Owned, one allocation each as the URLs are: `path` returns a slice
+    // of the URL or of the buffer, which the next call overwrites.
+    let mut buf = Vec::new();
+    let paths: Vec<Vec<u8>> = urls
+        .iter()
+        .map(|u| Dialect::Rfc9309.path(u, &mut buf).to_vec())
+        .collect();
+    let mut meta = common::meta_for(site, robots);
+    meta.kind = "match";
+    meta.sweep = "paths";
+    meta.urls_from = "generated, as paths (Dialect::Rfc9309.path)".to_string();
+    meta.dialect = "rfc9309";
+    meta.url_mean_len = common::mean_len(&paths);
+
+    let mut group = c.benchmark_group(&name);
+    for kind in engines {
+        let id = format!("{name}/{}", kind.name());
+        let m = timed_build(&name, &parsed, Tool::Ours(kind));
+        // As in `match/*`: every engine but the default on as many paths
+        // as fit in an iteration (the lazy DFA's cache can thrash, and
+        // scan slows down with the rules).
+        let n = if kind == EngineKind::Dfa {
+            paths.len()
+        } else {
+            let mut scratch = m.scratch();
+            common::calibrate(paths.len(), |i| {
+                m.verdict_path(&paths[i], &mut scratch).is_allowed()
+            })
+            .0
+        };
+        let mut scratch = m.scratch();
+        let own: Vec<bool> = paths[..n]
+            .iter()
+            .map(|p| m.verdict_path(p, &mut scratch).is_allowed())
+            .collect();
+        common::assert_same(
+            &name,
+            &urls,
+            "dfa on the URLs",
+            &dfa[..n],
+            &format!("{} on the paths", kind.name()),
+            &own,
+        );
+        // What `Matcher::verdict` disallows of the URLs themselves.
+        let expected = common::disallowed(&dfa[..n]);
+        eprintln!("{id}: checked: {expected}/{n} paths disallowed");
+        let mut row = meta.clone();
+        row.id = id.clone();
+        row.engine = kind.name().to_string();
+        row.urls = n;
+        row.allowed = n - expected;
+        row.disallowed = expected;
+        row.strategy = m.strategy().to_string();
+        row.automaton_bytes = m.memory_usage();
+        group.throughput(Throughput::Elements(n as u64));
+        let mut recorded = false;
+        group.bench_function(BenchmarkId::from_parameter(kind.name()), |b| {
+            if !recorded {
+                row.record();
+                recorded = true;
+            }
+            let paths = &paths[..n];
+            b.iter(|| {
+                let d = count_disallowed_paths(&m, black_box(paths));
+                assert_eq!(d, expected, "{id}: disallowed");
+            })
+        });
+    }
+    group.finish();
+}
+
+/// Disallowed verdicts of `m` over extracted `paths`: as
+/// `common::count_disallowed` over URLs, a fresh scratch (and lazy DFA
+/// cache) per call included, so that the figures compare with `match/*`.
+#[inline]
+fn count_disallowed_paths(m: &Matcher, paths: &[Vec<u8>]) -> usize {
+    let mut scratch = m.scratch();
+    let mut n = 0;
+    for p in paths {
+        n += usize::from(!m.verdict_path(p, &mut scratch).is_allowed());
+    }
+    n
+}
+
 fn main() {
     let Some(datasets) = common::datasets_or_skip("matching") else {
         return;
@@ -561,6 +683,10 @@ fn main() {
             &format!("match/{site}"),
             vec![site_case(site, &robots, urls, tools, "site")],
         );
+    }
+    for site in sites {
+        let robots = common::read_robots(&datasets, site);
+        paths_group(&mut c, site, &robots, urls);
     }
     for site in sites {
         let robots = common::read_robots(&datasets, site);
