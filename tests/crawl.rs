@@ -607,6 +607,21 @@ fn shared_cache_counts_scanned_urls_across_judges() {
     // A third judge finds the compiled matchers in the shared cache.
     assert_eq!(judge().matchers(0)[0].strategy(), "prefix-dfa");
     assert_eq!(cache.len(), 1);
+
+    // A judge that holds scanning matchers picks up the ones another
+    // judge compiled; a judge with a lower threshold than the count
+    // already reached compiles at once.
+    let cache = std::sync::Arc::new(MatcherCache::new(1 << 20));
+    let judge =
+        |after: usize| wild_judge(after).with_shared_cache(cache.clone());
+    let (patient, eager) = (judge(100), judge(5));
+    assert_eq!(judge_all(&patient, &urls[..10]), want[..10]);
+    assert_eq!(patient.matchers(0)[0].strategy(), "scan");
+    assert_eq!(judge_all(&eager, &urls[..1]), want[..1]);
+    assert_eq!(eager.matchers(0)[0].strategy(), "prefix-dfa");
+    assert_eq!(patient.matchers(0)[0].strategy(), "scan");
+    assert_eq!(judge_all(&patient, &urls), want);
+    assert_eq!(patient.matchers(0)[0].strategy(), "prefix-dfa");
 }
 
 fn shared() -> Option<PathBuf> {

@@ -45,7 +45,7 @@ mod warc;
 mod worker;
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 pub use self::origin::{Origin, Scheme};
@@ -430,21 +430,39 @@ impl CrawlJudge {
                 fetch: Some(fetch),
             });
         }
-        if let Some(ref scanned) = current.entry.scanned {
-            let n = scanned.fetch_add(1, Ordering::Relaxed) + 1;
-            // One thread compiles; the others pick the compiled matchers
-            // up from the cache, now and then, or when they come back to
-            // this origin.
-            if n == self.compile_after {
-                let entry = self.compile(compiled);
-                scratch.set_current(compiled, entry);
-            } else if n > self.compile_after && n % 64 == 0 {
-                let entry = self.lock().map.get(&compiled).cloned();
-                if let Some(entry) = entry.filter(|e| e.scanned.is_none()) {
-                    scratch.set_current(compiled, entry);
-                }
-            }
+        let Some(ref scanned) = current.entry.scanned else { return };
+        let n = scanned.urls.fetch_add(1, Ordering::Relaxed) + 1;
+        if n < self.compile_after {
+            return;
         }
+        // One thread compiles (of all the judges that share the count,
+        // through a shared cache); the others pick the compiled matchers
+        // up from the caches now and then, or when they come back to this
+        // origin.
+        let entry = if !scanned.compiling.swap(true, Ordering::Relaxed) {
+            Some(self.compile(compiled))
+        } else if n % 64 == 0 {
+            self.compiled(compiled)
+        } else {
+            None
+        };
+        if let Some(entry) = entry {
+            scratch.set_current(compiled, entry);
+        }
+    }
+
+    /// The compiled matchers of the fetch at `index`, if a cache holds
+    /// them (the judge's own, else the shared one, which then fills the
+    /// judge's).
+    fn compiled(&self, index: usize) -> Option<Entry> {
+        let local = self.lock().map.get(&index).cloned();
+        if let Some(entry) = local.filter(|e| e.scanned.is_none()) {
+            return Some(entry);
+        }
+        let (cache, key) = self.shared_key(index)?;
+        let entry = cache.get(&key).filter(|e| e.scanned.is_none())?;
+        self.lock().insert(index, entry.clone());
+        Some(entry)
     }
 
     /// The matchers of the fetch at `index`, from the cache, else built
@@ -509,7 +527,7 @@ impl CrawlJudge {
         &self,
         index: usize,
         builder: &MatcherBuilder,
-        scanned: Option<Arc<AtomicUsize>>,
+        scanned: Option<Arc<Scanned>>,
     ) -> Entry {
         let body = self.body(index);
         let robots =
@@ -625,7 +643,15 @@ struct Entry {
     bytes: usize,
     /// While they are `scan` matchers, to be compiled later: the URLs
     /// they judged so far, counted by every thread that uses them.
-    scanned: Option<Arc<AtomicUsize>>,
+    scanned: Option<Arc<Scanned>>,
+}
+
+/// The count of URLs that scanning matchers judged, and whether a thread
+/// has started compiling them.
+#[derive(Debug, Default)]
+struct Scanned {
+    urls: AtomicUsize,
+    compiling: AtomicBool,
 }
 
 impl MatcherCache {
