@@ -230,9 +230,9 @@ pub trait ChunkWorker: Send {
 
 /// Calls `f` with every line of `chunk`, without its `\n` or `\r\n`
 /// terminator; a last line without a terminator counts too.
-pub fn for_each_line<E>(
-    chunk: &[u8],
-    mut f: impl FnMut(&[u8]) -> Result<(), E>,
+pub fn for_each_line<'c, E>(
+    chunk: &'c [u8],
+    mut f: impl FnMut(&'c [u8]) -> Result<(), E>,
 ) -> Result<(), E> {
     let mut start = 0;
     for end in memchr::memchr_iter(b'\n', chunk) {
@@ -429,6 +429,12 @@ impl Batch {
     /// The chunk size in bytes.
     pub fn chunk_size(&self) -> usize {
         self.chunk_size
+    }
+
+    /// Runs `f` on the batch's threads: rayon's parallel iterators in `f`
+    /// use them (and no others), as for preparing what the workers need.
+    pub fn install<T: Send>(&self, f: impl FnOnce() -> T + Send) -> T {
+        self.pool.install(f)
     }
 
     /// Runs every line of `file`: memory-mapped when the [`MmapChoice`]

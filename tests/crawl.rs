@@ -436,11 +436,25 @@ fn robots_dir() {
     dir.create("robots/a.com.txt", "User-agent: *\nDisallow: /a/\n");
     dir.create("robots/B.org.txt", "User-agent: GPTBot\nDisallow: /\n");
     dir.create("robots/notes.md", "not a robots.txt");
+    // A directory is no file; a link to a file is read through.
+    dir.create_dir("robots/d.net.txt");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(
+        dir.path().join("robots/a.com.txt"),
+        dir.path().join("robots/c.com.txt"),
+    )
+    .unwrap();
     let mut set = FetchSet::new();
-    assert_eq!(set.read_dir(&dir.path().join("robots")).unwrap(), 2);
+    let n = if cfg!(unix) { 3 } else { 2 };
+    assert_eq!(set.read_dir(&dir.path().join("robots")).unwrap(), n);
     let got = judge_all(
         &judge_with(set, FetchPolicy::default()),
-        &["https://a.com/a/", "http://b.org:81/x", "https://notes.md/"],
+        &[
+            "https://a.com/a/",
+            "http://b.org:81/x",
+            "https://notes.md/",
+            "https://d.net/",
+        ],
     );
     assert_eq!(
         got,
@@ -448,8 +462,22 @@ fn robots_dir() {
             "disallowed rule | disallowed rule",
             "allowed no-group | disallowed rule",
             "unknown no-robots | unknown no-robots",
+            "unknown no-robots | unknown no-robots",
         ]
     );
+    #[cfg(unix)]
+    {
+        let judge = judge_with(
+            {
+                let mut set = FetchSet::new();
+                set.read_dir(&dir.path().join("robots")).unwrap();
+                set
+            },
+            FetchPolicy::default(),
+        );
+        let got = judge_all(&judge, &["https://c.com/a/"]);
+        assert_eq!(got, ["disallowed rule | disallowed rule"]);
+    }
     let err = FetchSet::new()
         .read_dir(&dir.path().join("absent"))
         .unwrap_err()
@@ -914,4 +942,64 @@ rbtest!(crawl_command_errors, |dir: Dir, mut cmd: TestCommand| {
         .args(["crawl", "--robots-dir", "robots", "robots"])
         .assert_error();
     assert!(err.contains("robots"), "{err}");
+});
+
+// Lines in a row that share the bytes of an authority are located once:
+// lines that share only a prefix of it, or differ in case, port or user
+// info, must each find their own origin.
+rbtest!(crawl_consecutive_authorities, |dir: Dir, mut cmd: TestCommand| {
+    dir.create_dir("robots");
+    dir.create("robots/a.com.txt", "User-agent: *\nDisallow: /a\n");
+    dir.create("robots/a.com.evil.txt", "User-agent: *\nDisallow: /e\n");
+    dir.create("robots/a.co.txt", "User-agent: *\nDisallow: /\n");
+    dir.create(
+        "index.jsonl",
+        concat!(
+            r#"{"url": "https://a.com:8443/robots.txt", "status": 503}"#,
+            "\n",
+            r#"{"url": "http://a.com/robots.txt", "status": 404}"#,
+            "\n",
+        ),
+    );
+    let log = [
+        ("https://a.com/a", "disallowed,rule"),
+        ("https://a.com/e", "allowed,no-matching-rule"),
+        ("https://a.com.evil/a", "allowed,no-matching-rule"),
+        ("https://a.com.evil/e", "disallowed,rule"),
+        ("https://a.com?a", "allowed,no-matching-rule"),
+        ("https://a.com#a", "allowed,no-matching-rule"),
+        ("https://a.com", "allowed,no-matching-rule"),
+        ("https://a.com:8443/a", "disallowed,status-5xx"),
+        ("https://a.com:443/a", "disallowed,rule"),
+        ("https://A.COM/a", "disallowed,rule"),
+        ("https://user@a.com/e", "allowed,no-matching-rule"),
+        ("https://a.co/x", "disallowed,rule"),
+        ("https://a.co", "disallowed,rule"),
+        ("http://a.com/a", "allowed,status-4xx"),
+        ("http://a.com/a", "allowed,status-4xx"),
+        ("https://a.comx/a", "unknown,no-robots"),
+        ("https://a.com/a", "disallowed,rule"),
+        ("https:/a.com/a", "unknown,no-host"),
+        ("https:/a.com/a", "unknown,no-host"),
+    ];
+    let input: String =
+        log.iter().map(|(url, _)| format!("{url}\n")).collect();
+    dir.create("log.txt", &input);
+    let want: String =
+        log.iter().map(|(url, v)| format!("{url},{v}\n")).collect();
+    let sources = ["--robots-dir", "robots", "--robots-index", "index.jsonl"];
+    let got = cmd
+        .arg("crawl")
+        .args(sources)
+        .args(["--no-header", "-j1", "log.txt"])
+        .stdout();
+    assert_eq!(got, want);
+    // Chunks of a few lines each: the lines before are not always there.
+    let got = dir
+        .command()
+        .arg("crawl")
+        .args(sources)
+        .args(["--no-header", "-j2", "--chunk-size", "30", "log.txt"])
+        .stdout();
+    assert_eq!(got, want);
 });

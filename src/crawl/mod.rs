@@ -44,7 +44,7 @@ mod source;
 mod warc;
 mod worker;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -53,6 +53,7 @@ pub use self::source::{Fetch, FetchSet};
 pub use self::worker::CrawlWorker;
 
 use self::origin::origin_key;
+pub(crate) use self::origin::same_authority;
 use crate::dialect::Dialect;
 use crate::engine::EngineKind;
 use crate::matcher::{Matcher, MatcherBuilder, Reason, Scratch};
@@ -189,6 +190,11 @@ impl CrawlVerdict {
     }
 }
 
+/// PERF: origin keys are hashed for every URL of a log, and bodies once
+/// each; SipHash was several percent of a run. aHash is seeded at random
+/// per process all the same.
+type HashMap<K, V> = std::collections::HashMap<K, V, ahash::RandomState>;
+
 /// Where a URL's verdicts come from (see [`CrawlJudge::locate`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Located {
@@ -276,7 +282,7 @@ impl CrawlJudge {
         // PERF: many hosts serve the same robots.txt byte for byte (the
         // defaults of hosting platforms and CMSs), so fetches with equal
         // bodies share one compiled set of matchers.
-        let mut first_with: HashMap<&[u8], usize> = HashMap::new();
+        let mut first_with: HashMap<&[u8], usize> = HashMap::default();
         let same_body: Vec<usize> = (0..fetches.len())
             .map(|i| {
                 let body = fetches.get(i).map_or(&[][..], |(_, f)| &f.body);
@@ -366,28 +372,36 @@ impl CrawlJudge {
         scratch: &mut CrawlScratch,
         out: &mut Vec<CrawlVerdict>,
     ) {
-        let located = self.locate(url, &mut scratch.key);
+        let (located, _) = self.locate(url, &mut scratch.key);
         self.judge_located(url, located, scratch, out);
     }
 
     /// Finds where `url`'s verdicts come from, compiling nothing: the
     /// same verdict for every agent (the fetch gave no rules, or there is
-    /// no fetch or no host), or the rules of a fetch.
-    pub(crate) fn locate(&self, url: &[u8], key: &mut Vec<u8>) -> Located {
+    /// no fetch or no host), or the rules of a fetch. Also returns where
+    /// the URL's authority ends (0 without one): every URL that
+    /// [`same_authority`] finds to share it is located alike.
+    pub(crate) fn locate(
+        &self,
+        url: &[u8],
+        key: &mut Vec<u8>,
+    ) -> (Located, usize) {
         let Some(parts) = origin_key(url, key) else {
-            return Located::Same(unknown(CrawlReason::NoHost));
+            return (Located::Same(unknown(CrawlReason::NoHost)), 0);
         };
+        let end = parts.authority_end();
         let Some(entry) = self.fetches.find(key, parts.host(key)) else {
-            return Located::Same(match self.policy.on_missing {
+            let verdict = match self.policy.on_missing {
                 Some(a) => CrawlVerdict {
                     allowed: Some(a.allowed()),
                     reason: CrawlReason::NoRobots,
                     fetch: None,
                 },
                 None => unknown(CrawlReason::NoRobots),
-            });
+            };
+            return (Located::Same(verdict), end);
         };
-        match self.resolved[entry] {
+        let located = match self.resolved[entry] {
             Resolved::Rules(fetch, compiled) => {
                 Located::Rules { fetch, compiled }
             }
@@ -396,7 +410,8 @@ impl CrawlJudge {
                 reason,
                 fetch: Some(entry),
             }),
-        }
+        };
+        (located, end)
     }
 
     /// The verdicts of a located URL into `out` (cleared first).
@@ -707,7 +722,7 @@ struct Cache<K> {
 impl<K: Clone + Eq + std::hash::Hash> Cache<K> {
     fn new(budget: usize, keep_oversized: bool) -> Cache<K> {
         Cache {
-            map: HashMap::new(),
+            map: HashMap::default(),
             order: VecDeque::new(),
             bytes: 0,
             budget,

@@ -100,6 +100,9 @@ pub(crate) struct Parts {
     /// Where the host sits in the key buffer.
     host_start: usize,
     host_end: usize,
+    /// Where the authority ends in the URL: the origin depends on the
+    /// bytes before it alone.
+    authority_end: usize,
 }
 
 impl Parts {
@@ -111,6 +114,23 @@ impl Parts {
     pub(crate) fn host_range(&self) -> (usize, usize) {
         (self.host_start, self.host_end)
     }
+
+    /// Where the authority ends in the URL: any URL with the same bytes
+    /// before this point, then `/`, `?`, `#` or its end, has the same
+    /// origin (see [`same_authority`]).
+    pub(crate) fn authority_end(&self) -> usize {
+        self.authority_end
+    }
+}
+
+/// Whether `url` starts with `authority` (the first `end` bytes of a URL
+/// whose origin parsed, see [`Parts::authority_end`]) and its authority
+/// ends there too, so that both URLs have one origin.
+pub(crate) fn same_authority(url: &[u8], authority: &[u8]) -> bool {
+    url.starts_with(authority)
+        && url
+            .get(authority.len())
+            .is_none_or(|&b| matches!(b, b'/' | b'?' | b'#'))
 }
 
 /// Writes the lookup key of `url`'s origin into `key` (cleared first):
@@ -133,6 +153,7 @@ fn parse(url: &[u8], key: &mut Vec<u8>) -> Option<Parts> {
         .iter()
         .position(|&b| matches!(b, b'/' | b'?' | b'#'))
         .unwrap_or(rest.len());
+    let authority_end = url.len() - rest.len() + end;
     let authority = &rest[..end];
     let hostport = match memchr::memrchr(b'@', authority) {
         Some(at) => &authority[at + 1..],
@@ -151,7 +172,7 @@ fn parse(url: &[u8], key: &mut Vec<u8>) -> Option<Parts> {
     write_key(scheme, host, port, key);
     let host_end = host_start + host.len();
     key[host_start..host_end].make_ascii_lowercase();
-    Some(Parts { scheme, port, host_start, host_end })
+    Some(Parts { scheme, port, host_start, host_end, authority_end })
 }
 
 fn write_key(scheme: Scheme, host: &[u8], port: u16, key: &mut Vec<u8>) {

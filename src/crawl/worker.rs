@@ -3,7 +3,10 @@
 
 use std::io;
 
-use super::{CrawlJudge, CrawlReason, CrawlScratch, CrawlVerdict, Located};
+use super::{
+    same_authority, CrawlJudge, CrawlReason, CrawlScratch, CrawlVerdict,
+    Located,
+};
 use crate::batch::{for_each_line, ChunkWorker, Stats};
 use crate::matcher::Reason;
 use crate::output::{push_field, push_json_string, separator, Format};
@@ -166,14 +169,28 @@ impl ChunkWorker for CrawlWorker<'_> {
     fn run(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> io::Result<Stats> {
         let n = self.judge.agents().len();
         let mut stats = Stats::of_bytes(chunk.len());
-        // Locate every line.
+        // Locate every line; a line with the authority of the line before
+        // (logs tend to keep a host's URLs together) is located alike.
         self.lines.clear();
         let base = chunk.as_ptr() as usize;
         let (judge, key) = (self.judge, &mut self.key);
         let lines = &mut self.lines;
+        let mut last: Option<(&[u8], Located)> = None;
         for_each_line(chunk, |line| -> Result<(), ()> {
             let start = line.as_ptr() as usize - base;
-            lines.push((start, start + line.len(), judge.locate(line, key)));
+            let located = match last {
+                Some((authority, located))
+                    if same_authority(line, authority) =>
+                {
+                    located
+                }
+                _ => {
+                    let (located, end) = judge.locate(line, key);
+                    last = (end > 0).then(|| (&line[..end], located));
+                    located
+                }
+            };
+            lines.push((start, start + line.len(), located));
             Ok(())
         })
         .unwrap_or(());
