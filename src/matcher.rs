@@ -6,6 +6,7 @@ use crate::engine::{
 };
 use crate::robots::Robots;
 use crate::rules::{GroupMatch, Rule, RuleSet};
+use std::borrow::Cow;
 
 /// Why a URL got its verdict.
 #[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
@@ -169,7 +170,8 @@ impl MatcherBuilder {
             Syntax::Literal
         };
         // (priority key, pattern, rule index)
-        let mut tagged: Vec<(usize, bool, u32, Vec<u8>)> = vec![];
+        let mut tagged: Vec<(usize, bool, u32, Cow<'_, [u8]>)> =
+            Vec::with_capacity(rules.rules().len());
         for (i, rule) in rules.rules().iter().enumerate() {
             if rule.pattern().is_empty() {
                 continue;
@@ -178,25 +180,40 @@ impl MatcherBuilder {
                 rule.pattern().len(),
                 rule.is_allow(),
                 i as u32,
-                rule.pattern().to_vec(),
+                Cow::Borrowed(rule.pattern()),
             ));
             if dialect == Dialect::Google && rule.is_allow() {
                 if let Some(dir) = google_index_directory(rule.pattern()) {
-                    tagged.push((dir.len(), true, i as u32, dir));
+                    tagged.push((dir.len(), true, i as u32, Cow::Owned(dir)));
                 }
             }
         }
+        // The patterns' places in `tagged` (the low 64 bits), in priority
+        // order.
+        let mut order: Vec<u128> = (0..tagged.len() as u128).collect();
         if dialect.is_longest_match() {
             // Longest first, allow before disallow at equal length, then
-            // file order so that explanations name the first such line.
-            tagged.sort_by(|a, b| {
-                b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2))
-            });
+            // file order so that explanations name the first such line
+            // (a rule's patterns come in file order, so the tie-break is
+            // their place in `tagged`).
+            //
+            // PERF: sorting packed keys, not the tuples, was a tenth of
+            // building the matchers of a crawl log's host.
+            for (k, t) in order.iter_mut().zip(&tagged) {
+                let shorter = u128::from(!(t.0 as u64));
+                let disallow = u128::from(!t.1);
+                *k |= shorter << 65 | disallow << 64;
+            }
+            order.sort_unstable();
         }
-        let pattern_rule = tagged.iter().map(|t| t.2).collect();
-        let patterns: Vec<Pattern> = tagged
-            .into_iter()
-            .map(|t| Pattern { bytes: t.3, syntax })
+        let place = |k: &u128| *k as u64 as usize;
+        let pattern_rule = order.iter().map(|k| tagged[place(k)].2).collect();
+        let patterns: Vec<Pattern> = order
+            .iter()
+            .map(|k| Pattern {
+                bytes: std::mem::take(&mut tagged[place(k)].3),
+                syntax,
+            })
             .collect();
         let engine = Engine::build(self.engine, &patterns, &self.limits);
         log::debug!(

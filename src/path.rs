@@ -186,15 +186,22 @@ pub(crate) fn normalize_path(
 /// For RFC 9309 and Google its length is the rule's priority.
 pub fn normalize_pattern(dialect: Dialect, pattern: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(pattern.len());
+    push_normalized_pattern(dialect, pattern, &mut out);
+    out
+}
+
+/// Appends [`normalize_pattern`]'s result to `out`.
+pub(crate) fn push_normalized_pattern(
+    dialect: Dialect,
+    pattern: &[u8],
+    out: &mut Vec<u8>,
+) {
     match dialect {
-        Dialect::Google => escape_google(pattern, &mut out),
-        Dialect::Rfc9309 => {
-            normalize_rfc9309(pattern, Role::Pattern, &mut out)
-        }
-        Dialect::Draft1996 => decode_draft1996(pattern, &mut out),
+        Dialect::Google => escape_google(pattern, out),
+        Dialect::Rfc9309 => normalize_rfc9309(pattern, Role::Pattern, out),
+        Dialect::Draft1996 => decode_draft1996(pattern, out),
         Dialect::Orig1994 => out.extend_from_slice(pattern),
     }
-    out
 }
 
 #[derive(Clone, Copy, Eq, PartialEq)]

@@ -9,7 +9,7 @@ use super::{Pattern, Syntax, NONE};
 
 #[derive(Clone, Debug)]
 pub(crate) struct NaiveEngine {
-    patterns: Vec<Pattern>,
+    patterns: Vec<Pattern<'static>>,
 }
 
 /// Reused position sets, so a scan allocates only when a longer pattern
@@ -22,7 +22,12 @@ pub(crate) struct NaiveCache {
 
 impl NaiveEngine {
     pub(crate) fn new(patterns: &[Pattern]) -> NaiveEngine {
-        NaiveEngine { patterns: patterns.to_vec() }
+        NaiveEngine {
+            patterns: patterns
+                .iter()
+                .map(|p| p.clone().into_owned())
+                .collect(),
+        }
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
