@@ -551,6 +551,57 @@ mod tests {
     }
 
     #[test]
+    fn key_classification_agrees_with_the_plain_table_walk() {
+        // The rule as written first: the first prefix of the table that
+        // the key starts with, case-insensitively, and a typo unless the
+        // whole key is the canonical spelling.
+        fn plain(key: &[u8]) -> (LineKind, Option<(&'static str, bool)>) {
+            for &(prefix, kind, canonical) in KEYS {
+                if key.len() >= prefix.len()
+                    && key[..prefix.len()]
+                        .eq_ignore_ascii_case(prefix.as_bytes())
+                {
+                    let exact = key.eq_ignore_ascii_case(canonical.as_bytes());
+                    return (kind, Some((canonical, exact)));
+                }
+            }
+            (LineKind::Other, None)
+        }
+        let mut keys: Vec<Vec<u8>> = vec![b"".to_vec(), b"x".to_vec()];
+        for &(prefix, _, canonical) in KEYS {
+            for word in [prefix, canonical] {
+                for cut in 0..=word.len() {
+                    for tail in ["", "s", "-", " x", ":"] {
+                        let key = format!("{}{tail}", &word[..cut]);
+                        keys.push(key.clone().into_bytes());
+                        keys.push(key.to_ascii_uppercase().into_bytes());
+                        // Every other letter in upper case.
+                        let mixed: String = key
+                            .chars()
+                            .enumerate()
+                            .map(|(i, c)| {
+                                if i % 2 == 0 {
+                                    c.to_ascii_uppercase()
+                                } else {
+                                    c
+                                }
+                            })
+                            .collect();
+                        keys.push(mixed.into_bytes());
+                    }
+                }
+            }
+        }
+        // Bytes that lower-case to a key's letters only in other tables.
+        keys.push(b"\xC4llow".to_vec());
+        keys.push(b"Us\xE9r-agent".to_vec());
+        for key in &keys {
+            assert_eq!(classify_key(key), plain(key), "{key:?}");
+        }
+        assert!(keys.len() > 1_000);
+    }
+
+    #[test]
     fn bom_nul_comment_and_long_line() {
         let mut body =
             b"\xEF\xBBUser-agent: *\nDisallow: /a\0/b\nDisallow: /c#d\n"
