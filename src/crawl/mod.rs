@@ -235,11 +235,15 @@ pub struct CrawlJudge {
 /// How many URLs of one origin are judged by scanning its rules before
 /// they are compiled (see [`CrawlJudge::compile_after`]).
 ///
-/// PERF: over the 2,680 files of the corpus, compiling with `dfa` costs
-/// as much as scanning the rules for a median of about 2,000 URLs (a
-/// quarter of the files: under 650; the largest files: about 100), and
-/// most origins of a crawl log have fewer URLs than that. Scanning up to
-/// this many costs at most about twice the better of the two.
+/// PERF: over the 2,680 files of the corpus, the URLs after which
+/// compiling with `dfa` has paid for itself against scanning: never, for
+/// most files under 30 rules (scanning them is as fast); a median of
+/// about 1,300 URLs for files of 30 to 100 rules, 900 for 100 to 300, 650
+/// for 300 to 1,000, and from 200 to 3,000 (quartiles) for the 16 files
+/// over 1,000 rules (measured after the scan engine's first-word check). Most origins of a crawl log have fewer
+/// URLs than that. Scanning up to this many costs at most about twice the
+/// better of the two; a threshold that falls with the number of rules
+/// measured no faster on a generated log.
 pub const DEFAULT_COMPILE_AFTER: usize = 1_000;
 
 /// Per-thread state of a [`CrawlJudge`]: the key buffer, and the matchers
