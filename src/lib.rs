@@ -69,6 +69,7 @@ mod path;
 mod robots;
 mod rules;
 pub mod sample;
+mod swar;
 
 pub use crate::agents::{KnownAgent, AI_CRAWLERS};
 pub use crate::batch::{

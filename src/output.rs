@@ -442,18 +442,14 @@ fn push_csv_field(
 /// default settings: a comma, a quote, a CR or an LF.
 #[inline]
 fn may_need_quotes(field: &[u8]) -> bool {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
-    // Whether a byte of `word` is `b`: a byte of `word ^ b...` is zero
-    // (the classic test is exact about whether one is, if not which).
-    let has = |word: u64, b: u8| {
-        let x = word ^ (ONES * u64::from(b));
-        x.wrapping_sub(ONES) & !x & HIGHS != 0
-    };
+    use crate::swar::{equal, word};
+
     let mut words = field.chunks_exact(8);
     for w in &mut words {
-        let w = u64::from_ne_bytes(w.try_into().expect("8 bytes"));
-        if has(w, b',') | has(w, b'"') | has(w, b'\r') | has(w, b'\n') {
+        let w = word(w);
+        if equal(w, b',') | equal(w, b'"') | equal(w, b'\r') | equal(w, b'\n')
+            != 0
+        {
             return true;
         }
     }

@@ -365,18 +365,12 @@ fn read_line(
 /// PERF: lines are short and many; one pass over them, a word at a time,
 /// costs less than three searches (which were a third of parsing).
 fn scan_line(line: &[u8]) -> (usize, bool, Option<usize>) {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // The lowest set bit of the result marks the first byte equal to `b`
-    // (higher bits may be wrong, but only past a true match).
-    let equal = |w: u64, b: u8| {
-        let x = w ^ (ONES * u64::from(b));
-        x.wrapping_sub(ONES) & !x & HIGHS
-    };
+    use crate::swar::{equal, word};
+
     let mut colon = None;
     let mut i = 0;
-    while let Some(word) = line.get(i..i + 8) {
-        let w = u64::from_le_bytes(word.try_into().unwrap());
+    while line.len() >= i + 8 {
+        let w = word(&line[i..]);
         let stop = equal(w, b'#') | equal(w, 0);
         let stop_at = (stop.trailing_zeros() / 8) as usize;
         if colon.is_none() {
