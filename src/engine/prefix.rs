@@ -755,16 +755,65 @@ impl Literal for &memmem::Finder<'_> {
     }
 }
 
-/// A bare literal, searched for without building anything first (the
+/// A bare literal and the offset of its rarest byte (by memchr's
+/// heuristic ranking), searched for without building anything first (the
 /// `scan` engine, which compiles nothing).
-impl Literal for &[u8] {
+#[derive(Clone, Copy)]
+pub(super) struct Bare<'a> {
+    pub(super) bytes: &'a [u8],
+    pub(super) rare: usize,
+}
+
+impl Bare<'_> {
+    /// The offset of `literal`'s rarest byte.
+    pub(super) fn rare_offset(literal: &[u8]) -> usize {
+        memchr::arch::all::packedpair::Pair::new(literal)
+            .map_or(0, |p| usize::from(p.index1()))
+    }
+}
+
+impl Literal for Bare<'_> {
     fn bytes(&self) -> &[u8] {
-        self
+        self.bytes
     }
 
     fn find_in(&self, hay: &[u8]) -> Option<usize> {
-        memmem::find(hay, self)
+        find_unprepared(hay, self.bytes, self.rare)
     }
+}
+
+/// Up to this many bytes of haystack, a literal is searched for by its
+/// first byte, each candidate compared in place.
+///
+/// PERF: `memmem::find` prepares a searcher on every call; on a path of a
+/// few dozen bytes that costs more than the search (the `scan` engine
+/// searches every wildcard rule's literals in every path it judges). The
+/// bound keeps the in-place search linear in the path.
+const SHORT_HAY: usize = 64;
+
+/// The start of the leftmost occurrence of `needle` in `hay`, with
+/// nothing prepared beforehand but the offset of a rare byte of `needle`
+/// (`rare`; any offset gives the same answer).
+#[inline]
+fn find_unprepared(hay: &[u8], needle: &[u8], rare: usize) -> Option<usize> {
+    if needle.is_empty() {
+        return Some(0);
+    }
+    if hay.len() > SHORT_HAY {
+        return memmem::find(hay, needle);
+    }
+    let last_start = hay.len().checked_sub(needle.len())?;
+    // Candidates: where the rare byte sits in an occurrence, left first.
+    let byte = needle[rare];
+    let mut from = rare;
+    while from <= last_start + rare {
+        let i = from + memchr::memchr(byte, &hay[from..=last_start + rare])?;
+        if hay[i - rare..].starts_with(needle) {
+            return Some(i - rare);
+        }
+        from = i + 1;
+    }
+    None
 }
 
 /// Whether `literals` occur in `hay[at..]` in order, each after the last
@@ -833,6 +882,39 @@ pub(super) fn canonical_tail(tail: &[u8]) -> Cow<'_, [u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unprepared_search_agrees_with_memmem() {
+        // Haystacks on both sides of SHORT_HAY, needles of 0 to 6 bytes
+        // over a 3-letter alphabet (so that partial matches abound), with
+        // every rare-byte offset.
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        for _ in 0..20_000 {
+            let hay_len = (next() % (SHORT_HAY as u64 + 20)) as usize;
+            let hay: Vec<u8> =
+                (0..hay_len).map(|_| b"ab/"[(next() % 3) as usize]).collect();
+            let needle_len = (next() % 7) as usize;
+            let needle: Vec<u8> = (0..needle_len)
+                .map(|_| b"ab/"[(next() % 3) as usize])
+                .collect();
+            let want = memmem::find(&hay, &needle);
+            for rare in 0..needle_len.max(1) {
+                assert_eq!(
+                    find_unprepared(&hay, &needle, rare),
+                    want,
+                    "{hay:?} {needle:?} {rare}"
+                );
+            }
+            let rare = Bare::rare_offset(&needle);
+            assert!(rare < needle_len.max(1));
+        }
+    }
 
     fn engine(patterns: &[&str]) -> PrefixEngine {
         let patterns: Vec<Pattern> = patterns

@@ -14,7 +14,7 @@
 //! one). Each literal is searched once, so a path costs time linear in
 //! its length for each pattern.
 
-use super::prefix::{canonical_tail, follows, split, Rest};
+use super::prefix::{canonical_tail, follows, split, Bare, Rest};
 use super::{Pattern, NONE};
 
 #[derive(Clone, Debug)]
@@ -24,6 +24,9 @@ pub(crate) struct ScanEngine {
     /// The end of each literal in `bytes` (it starts where the last one
     /// ended).
     ends: Vec<u32>,
+    /// For each literal of a tail, the offset of its rarest byte (what a
+    /// search looks for first); 0 for prefixes.
+    rares: Vec<u8>,
     /// In priority order.
     entries: Vec<Entry>,
 }
@@ -66,11 +69,12 @@ impl ScanEngine {
                 patterns.iter().map(|p| p.bytes.len()).sum(),
             ),
             ends: Vec::with_capacity(patterns.len()),
+            rares: Vec::with_capacity(patterns.len()),
             entries: Vec::with_capacity(patterns.len()),
         };
         for p in patterns {
             let (prefix, rest) = split(p);
-            let at = engine.push(prefix);
+            let at = engine.push(prefix, 0);
             let (kind, literals) = match rest {
                 Rest::Nothing => (Kind::Prefix, 0),
                 Rest::End => (Kind::Exact, 0),
@@ -84,7 +88,7 @@ impl ScanEngine {
                     };
                     let mut n = 0;
                     for literal in body[1..].split(|&b| b == b'*') {
-                        engine.push(literal);
+                        engine.push(literal, Bare::rare_offset(literal));
                         n += 1;
                     }
                     (kind, n)
@@ -104,10 +108,12 @@ impl ScanEngine {
         engine
     }
 
-    /// Appends a literal; returns its index in `ends`.
-    fn push(&mut self, literal: &[u8]) -> u32 {
+    /// Appends a literal and the offset of its rarest byte (at most 255);
+    /// returns its index in `ends`.
+    fn push(&mut self, literal: &[u8], rare: usize) -> u32 {
         self.bytes.extend_from_slice(literal);
         self.ends.push(self.bytes.len() as u32);
+        self.rares.push(rare as u8);
         (self.ends.len() - 1) as u32
     }
 
@@ -119,7 +125,7 @@ impl ScanEngine {
 
     pub(crate) fn memory_usage(&self) -> usize {
         self.bytes.len()
-            + self.ends.len() * 4
+            + self.ends.len() * 5
             + self.entries.len() * std::mem::size_of::<Entry>()
     }
 
@@ -141,7 +147,10 @@ impl ScanEngine {
                 Kind::Exact => rest.is_empty(),
                 Kind::Tail | Kind::TailEnd => {
                     let literals = (e.prefix + 1..e.prefix + 1 + e.literals)
-                        .map(|i| self.literal(i));
+                        .map(|i| Bare {
+                            bytes: self.literal(i),
+                            rare: usize::from(self.rares[i as usize]),
+                        });
                     follows(rest, 0, literals, e.kind == Kind::TailEnd)
                 }
             };
