@@ -161,10 +161,6 @@ fn read_head<R: Read>(rdr: &mut R, buf: &mut [u8]) -> io::Result<usize> {
     Ok(n)
 }
 
-/// The URLs of a run: an open file to map or read, or a stream (standard
-/// input, a pipe given by name, or the decompressed bytes of either).
-/// The URL input: a file (which the batch may memory-map) or a stream
-/// (standard input, a pipe, a decompressor).
 /// Opens the URLs of `file` (standard input when `None`, named `name` in
 /// errors) as a [`Source`], with the length of its progress bar: a regular
 /// file's size (the bar counts decompressed bytes, so a compressed file gets
@@ -206,6 +202,8 @@ pub(crate) fn run_error(
     anyhow::Error::new(err).context(context)
 }
 
+/// The URLs of a run: an open file to map or read, or a stream (standard
+/// input, a pipe given by name, or the decompressed bytes of either).
 pub(crate) struct Source<'a> {
     batch: &'a Batch,
     /// How the input is compressed, if it is.
