@@ -240,10 +240,11 @@ pub struct CrawlJudge {
 /// most files under 30 rules (scanning them is as fast); a median of
 /// about 1,300 URLs for files of 30 to 100 rules, 900 for 100 to 300, 650
 /// for 300 to 1,000, and from 200 to 3,000 (quartiles) for the 16 files
-/// over 1,000 rules (measured after the scan engine's first-word check). Most origins of a crawl log have fewer
-/// URLs than that. Scanning up to this many costs at most about twice the
-/// better of the two; a threshold that falls with the number of rules
-/// measured no faster on a generated log.
+/// over 1,000 rules (measured after the scan engine's first-word check).
+/// Most origins of a crawl log have fewer URLs than that. Scanning up to
+/// this many costs at most about twice the better of the two; a threshold
+/// that falls with the number of rules measured no faster on a generated
+/// log.
 pub const DEFAULT_COMPILE_AFTER: usize = 1_000;
 
 /// Per-thread state of a [`CrawlJudge`]: the key buffer, and the matchers
@@ -503,16 +504,14 @@ impl CrawlJudge {
                 return entry;
             }
         }
-        if self.compile_after == 0 {
-            return self.compile(index);
-        }
-        let mut scan = self.builder.clone();
-        scan.engine(EngineKind::Scan);
-        let entry = self.build(index, &scan, Some(Arc::default()));
-        self.lock().insert(index, entry.clone());
-        if let Some((cache, key)) = key {
-            cache.insert(key, entry.clone());
-        }
+        let entry = if self.compile_after == 0 {
+            self.build(index, &self.builder, None)
+        } else {
+            let mut scan = self.builder.clone();
+            scan.engine(EngineKind::Scan);
+            self.build(index, &scan, Some(Arc::default()))
+        };
+        self.keep(index, &entry, key);
         entry
     }
 
@@ -520,11 +519,22 @@ impl CrawlJudge {
     /// engine, in place of any scanning ones in the caches.
     fn compile(&self, index: usize) -> Entry {
         let entry = self.build(index, &self.builder, None);
+        self.keep(index, &entry, self.shared_key(index));
+        entry
+    }
+
+    /// Keeps `entry` for the fetch at `index` in the judge's cache and,
+    /// under `key`, in the shared one.
+    fn keep(
+        &self,
+        index: usize,
+        entry: &Entry,
+        key: Option<(&MatcherCache, Arc<[u8]>)>,
+    ) {
         self.lock().insert(index, entry.clone());
-        if let Some((cache, key)) = self.shared_key(index) {
+        if let Some((cache, key)) = key {
             cache.insert(key, entry.clone());
         }
-        entry
     }
 
     /// The key of the fetch at `index` in the shared cache, if any.
@@ -748,14 +758,11 @@ impl<K: Clone + Eq + std::hash::Hash> Cache<K> {
         if entry.bytes > self.budget && !self.keep_oversized {
             return;
         }
-        while self.bytes + entry.bytes > self.budget {
-            if !self.evict_oldest() {
-                break;
-            }
-        }
         self.bytes += entry.bytes;
         self.map.insert(key.clone(), entry);
         self.order.push_back(key);
+        // The new entry is the youngest: it goes last, if at all.
+        self.evict();
     }
 
     /// Evicts the oldest entries while over budget (but for the last one,
