@@ -15,6 +15,17 @@ pub(crate) fn word(bytes: &[u8]) -> u64 {
     u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"))
 }
 
+/// The first 8 bytes of `bytes` (fewer when it is shorter, then zeros) as
+/// a little-endian word, and the mask of the bytes it holds.
+#[inline]
+pub(crate) fn word_and_mask(bytes: &[u8]) -> (u64, u64) {
+    let n = bytes.len().min(8);
+    let mut word = [0u8; 8];
+    word[..n].copy_from_slice(&bytes[..n]);
+    let mask = if n == 8 { u64::MAX } else { (1u64 << (8 * n)) - 1 };
+    (u64::from_le_bytes(word), mask)
+}
+
 /// The high bit of each byte of `w` equal to `b`, set; nothing else but
 /// for false positives above a true match. So the result is zero exactly
 /// when no byte equals `b`, and its lowest set bit (`trailing_zeros / 8`)

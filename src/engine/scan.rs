@@ -16,6 +16,7 @@
 
 use super::prefix::{canonical_tail, follows, split, Bare, Rest};
 use super::{Pattern, NONE};
+use crate::swar::word_and_mask;
 
 #[derive(Clone, Debug)]
 pub(crate) struct ScanEngine {
@@ -94,7 +95,7 @@ impl ScanEngine {
                     (kind, n)
                 }
             };
-            let (head, mask) = head(prefix);
+            let (head, mask) = word_and_mask(prefix);
             let len = prefix.len() as u32;
             engine.entries.push(Entry {
                 head,
@@ -132,7 +133,7 @@ impl ScanEngine {
     /// The first pattern (in priority order) that matches a prefix of
     /// `path`, or `NONE`.
     pub(crate) fn find(&self, path: &[u8]) -> u32 {
-        let (word, _) = head(path);
+        let (word, _) = word_and_mask(path);
         for (id, e) in self.entries.iter().enumerate() {
             let len = e.len as usize;
             if word & e.mask != e.head || path.len() < len {
@@ -160,16 +161,6 @@ impl ScanEngine {
         }
         NONE
     }
-}
-
-/// The first 8 bytes of `bytes` (fewer when it is shorter, then zeros) as
-/// a little-endian word, and the mask of the bytes it holds.
-fn head(bytes: &[u8]) -> (u64, u64) {
-    let n = bytes.len().min(8);
-    let mut word = [0u8; 8];
-    word[..n].copy_from_slice(&bytes[..n]);
-    let mask = if n == 8 { u64::MAX } else { (1u64 << (8 * n)) - 1 };
-    (u64::from_le_bytes(word), mask)
 }
 
 #[cfg(test)]
