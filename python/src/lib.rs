@@ -273,6 +273,12 @@ fn agent_index(agents: &[String], agent: Option<&str>) -> PyResult<usize> {
     }
 }
 
+/// One new `B` per agent: the Arrow column builders of a result, one set
+/// per agent.
+fn per_agent<B>(k: usize, new: impl Fn() -> B) -> Vec<B> {
+    (0..k).map(|_| new()).collect()
+}
+
 /// A column name: the plain name for one agent, `<agent>` and
 /// `<agent>.<name>` for several (the command's `--layout wide`).
 fn column_name(agents: &[String], i: usize, name: &str) -> String {
@@ -487,16 +493,12 @@ impl Matchers {
         let urls = ArrowUrls::new(&*array)?;
         let n = urls.len();
         let k = self.matchers.len();
-        let mut verdict: Vec<StringBuilder> =
-            (0..k).map(|_| StringBuilder::with_capacity(n, n * 10)).collect();
-        let mut line: Vec<Int32Builder> =
-            (0..k).map(|_| Int32Builder::new()).collect();
-        let mut rule: Vec<StringBuilder> =
-            (0..k).map(|_| StringBuilder::new()).collect();
-        let mut group: Vec<StringBuilder> =
-            (0..k).map(|_| StringBuilder::new()).collect();
-        let mut reason: Vec<StringBuilder> =
-            (0..k).map(|_| StringBuilder::new()).collect();
+        let mut verdict =
+            per_agent(k, || StringBuilder::with_capacity(n, n * 10));
+        let mut line = per_agent(k, Int32Builder::new);
+        let mut rule = per_agent(k, StringBuilder::new);
+        let mut group = per_agent(k, StringBuilder::new);
+        let mut reason = per_agent(k, StringBuilder::new);
         let group_name: Vec<Option<String>> =
             (0..k).map(|m| self.group(m)).collect();
         self.each(
@@ -884,16 +886,13 @@ impl Crawl {
         let n = urls.len();
         let agents = self.judge.agents().to_vec();
         let k = agents.len();
-        let mut verdict: Vec<StringBuilder> =
-            (0..k).map(|_| StringBuilder::with_capacity(n, n * 10)).collect();
-        let mut reason: Vec<StringBuilder> =
-            (0..k).map(|_| StringBuilder::with_capacity(n, n * 8)).collect();
-        let mut robots: Vec<StringBuilder> =
-            (0..k).map(|_| StringBuilder::new()).collect();
-        let mut line: Vec<Int32Builder> =
-            (0..k).map(|_| Int32Builder::new()).collect();
-        let mut rule: Vec<StringBuilder> =
-            (0..k).map(|_| StringBuilder::new()).collect();
+        let mut verdict =
+            per_agent(k, || StringBuilder::with_capacity(n, n * 10));
+        let mut reason =
+            per_agent(k, || StringBuilder::with_capacity(n, n * 8));
+        let mut robots = per_agent(k, StringBuilder::new);
+        let mut line = per_agent(k, Int32Builder::new);
+        let mut rule = per_agent(k, StringBuilder::new);
         self.each(
             py,
             &urls,
