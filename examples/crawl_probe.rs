@@ -9,6 +9,12 @@
 //! the same number of URLs of the median-sized file through one
 //! `Matcher`. Prints URLs per second and the ratio of each to the
 //! baseline, plus peak RSS.
+//!
+//! Also "direct": the same URLs in the same orders, each judged by its
+//! own file's `Matcher`, all compiled beforehand, with no crawl-log
+//! machinery (no origins, lookups, cache or compiling on the way). That is
+//! what the mix of files itself costs, the floor of any crawl-log mode
+//! built on these engines; the crawl runs are compared with it too.
 use std::time::Instant;
 
 use robots_batch::crawl::{CrawlJudge, Fetch, FetchPolicy, FetchSet};
@@ -104,27 +110,35 @@ fn main() -> anyhow::Result<()> {
     println!("compiling all {} files: {:.2?}", matchers.len(), t.elapsed());
     let mut scratches: Vec<_> =
         matchers.iter().map(Matcher::scratch).collect();
-    let mut disallowed = 0usize;
-    let t = Instant::now();
-    for (u, &f) in urls.iter().zip(&file_of) {
-        let f = f as usize;
-        disallowed += usize::from(
-            !matchers[f].verdict(u, &mut scratches[f]).is_allowed(),
+    let mut direct_run = |label: &str, order: &[usize]| -> f64 {
+        let mut disallowed = 0usize;
+        let t = Instant::now();
+        for &i in order {
+            let f = file_of[i] as usize;
+            disallowed += usize::from(
+                !matchers[f].verdict(&urls[i], &mut scratches[f]).is_allowed(),
+            );
+        }
+        let rate = order.len() as f64 / t.elapsed().as_secs_f64();
+        println!(
+            "{label:<22} {:>8.2} M URLs/s  disallowed={disallowed}",
+            rate / 1e6
         );
-    }
-    let direct = urls.len() as f64 / t.elapsed().as_secs_f64();
-    println!(
-        "{:<22} {:>8.2} M URLs/s  disallowed={disallowed}",
-        "direct, precompiled",
-        direct / 1e6
-    );
-    drop((matchers, scratches));
-    assert_eq!(disallowed, crawl_disallowed, "crawl and direct disagree");
-    let mut shuffled = urls.clone();
+        assert_eq!(disallowed, crawl_disallowed, "crawl and direct disagree");
+        rate
+    };
+    let grouped_order: Vec<usize> = (0..urls.len()).collect();
+    let direct = direct_run("direct, precompiled", &grouped_order);
+    // The shuffled log's order, for both the direct run and the crawl run.
+    let mut shuffled_order = grouped_order;
     let mut rng = Rng::new(seed);
-    for i in (1..shuffled.len()).rev() {
-        shuffled.swap(i, rng.below(i + 1));
+    for i in (1..shuffled_order.len()).rev() {
+        shuffled_order.swap(i, rng.below(i + 1));
     }
+    let direct_shuffled = direct_run("direct, shuffled", &shuffled_order);
+    drop((matchers, scratches));
+    let shuffled: Vec<Vec<u8>> =
+        shuffled_order.iter().map(|&i| urls[i].clone()).collect();
     let (random, shuffled_disallowed) = run("crawl, shuffled", &shuffled);
     assert_eq!(
         shuffled_disallowed, crawl_disallowed,
@@ -151,10 +165,17 @@ fn main() -> anyhow::Result<()> {
         base / 1e6
     );
     println!(
-        "ratios to single host: grouped {:.2}, shuffled {:.2}, direct {:.2}",
+        "ratios to single host: grouped {:.2}, shuffled {:.2}, direct {:.2}, \
+         direct shuffled {:.2}",
         grouped / base,
         random / base,
-        direct / base
+        direct / base,
+        direct_shuffled / base,
+    );
+    println!(
+        "ratios to direct, same order: grouped {:.2}, shuffled {:.2}",
+        grouped / direct,
+        random / direct_shuffled,
     );
     if let Ok(status) = std::fs::read_to_string("/proc/self/status") {
         if let Some(l) = status.lines().find(|l| l.starts_with("VmHWM")) {
