@@ -110,16 +110,27 @@ fn main() -> anyhow::Result<()> {
     println!("compiling all {} files: {:.2?}", matchers.len(), t.elapsed());
     let mut scratches: Vec<_> =
         matchers.iter().map(Matcher::scratch).collect();
-    let mut direct_run = |label: &str, order: &[usize]| -> f64 {
+    // The shuffled log, its URLs copied in their new order, as a reader
+    // would hold them; both shuffled runs read this same copy.
+    let mut order: Vec<usize> = (0..urls.len()).collect();
+    let mut rng = Rng::new(seed);
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+    let shuffled: Vec<Vec<u8>> =
+        order.iter().map(|&i| urls[i].clone()).collect();
+    let shuffled_files: Vec<u32> = order.iter().map(|&i| file_of[i]).collect();
+    drop(order);
+    let mut direct_run = |label: &str, urls: &[Vec<u8>], files: &[u32]| {
         let mut disallowed = 0usize;
         let t = Instant::now();
-        for &i in order {
-            let f = file_of[i] as usize;
+        for (u, &f) in urls.iter().zip(files) {
+            let f = f as usize;
             disallowed += usize::from(
-                !matchers[f].verdict(&urls[i], &mut scratches[f]).is_allowed(),
+                !matchers[f].verdict(u, &mut scratches[f]).is_allowed(),
             );
         }
-        let rate = order.len() as f64 / t.elapsed().as_secs_f64();
+        let rate = urls.len() as f64 / t.elapsed().as_secs_f64();
         println!(
             "{label:<22} {:>8.2} M URLs/s  disallowed={disallowed}",
             rate / 1e6
@@ -127,18 +138,10 @@ fn main() -> anyhow::Result<()> {
         assert_eq!(disallowed, crawl_disallowed, "crawl and direct disagree");
         rate
     };
-    let grouped_order: Vec<usize> = (0..urls.len()).collect();
-    let direct = direct_run("direct, precompiled", &grouped_order);
-    // The shuffled log's order, for both the direct run and the crawl run.
-    let mut shuffled_order = grouped_order;
-    let mut rng = Rng::new(seed);
-    for i in (1..shuffled_order.len()).rev() {
-        shuffled_order.swap(i, rng.below(i + 1));
-    }
-    let direct_shuffled = direct_run("direct, shuffled", &shuffled_order);
+    let direct = direct_run("direct, precompiled", &urls, &file_of);
+    let direct_shuffled =
+        direct_run("direct, shuffled", &shuffled, &shuffled_files);
     drop((matchers, scratches));
-    let shuffled: Vec<Vec<u8>> =
-        shuffled_order.iter().map(|&i| urls[i].clone()).collect();
     let (random, shuffled_disallowed) = run("crawl, shuffled", &shuffled);
     assert_eq!(
         shuffled_disallowed, crawl_disallowed,
