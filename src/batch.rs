@@ -64,6 +64,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 
 use crate::dialect::Dialect;
+use crate::lines::UrlLines;
 use crate::matcher::{Matcher, Scratch, Verdict};
 
 /// The default chunk size: 1 MiB, unless that would put more than
@@ -188,6 +189,20 @@ pub trait Render: Send {
     /// terminator), `verdicts` holds one verdict per matcher, in the order
     /// the matchers were given.
     fn line(&mut self, url: &[u8], verdicts: &[Verdict]) -> io::Result<()>;
+
+    /// Renders one line, as [`Render::line`] does, whose bytes are known
+    /// to be *plain*: every one from 0x20 to 0x7E and none of `,`, `"` and
+    /// `\`. No output format quotes or escapes such bytes, so a renderer
+    /// may copy them without looking. The batch finds this out for free
+    /// while it looks for the line's path; the default ignores it.
+    #[inline]
+    fn plain_line(
+        &mut self,
+        url: &[u8],
+        verdicts: &[Verdict],
+    ) -> io::Result<()> {
+        self.line(url, verdicts)
+    }
 
     /// Ends a chunk: moves everything rendered since the previous call into
     /// `out`, which is empty on entry (its capacity may be reused).
@@ -700,9 +715,8 @@ struct Worker<'m, R> {
     scratches: Vec<Scratch>,
     verdicts: Vec<Verdict>,
     render: R,
-    /// The dialect of every matcher, when there are several and they all
-    /// have the same: then each line's path is extracted once, into
-    /// `path`, for all of them.
+    /// The dialect of every matcher, when they all have the same: then
+    /// each line's path is normalised once, into `path`, for all of them.
     shared: Option<Dialect>,
     path: Vec<u8>,
     /// For each matcher, the first matcher with the same rules (itself
@@ -713,9 +727,8 @@ struct Worker<'m, R> {
 impl<'m, R: Render> Worker<'m, R> {
     fn new(matchers: &'m [Matcher], render: R) -> Worker<'m, R> {
         let dialect = matchers.first().map(Matcher::dialect);
-        let shared = dialect.filter(|&d| {
-            matchers.len() > 1 && matchers.iter().all(|m| m.dialect() == d)
-        });
+        let shared =
+            dialect.filter(|&d| matchers.iter().all(|m| m.dialect() == d));
         Worker {
             matchers,
             scratches: matchers.iter().map(Matcher::scratch).collect(),
@@ -730,26 +743,33 @@ impl<'m, R: Render> Worker<'m, R> {
 
 impl<R: Render> ChunkWorker for Worker<'_, R> {
     fn run(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> io::Result<Stats> {
-        let matchers = self.matchers;
+        let Worker {
+            matchers,
+            ref mut scratches,
+            ref mut verdicts,
+            ref mut render,
+            shared,
+            ref mut path,
+            ref alias,
+        } = *self;
         let mut stats = Stats::of_bytes(chunk.len());
-        for_each_line(chunk, |line| {
-            self.verdicts.clear();
-            // PERF: with several agents, the path is extracted and
-            // normalised once per line rather than once per agent (see
-            // `Matcher::verdict_path`); one agent takes the plain path.
-            let path = match self.shared {
-                Some(dialect) => Some(dialect.path(line, &mut self.path)),
-                None => None,
-            };
-            let pairs = matchers.iter().zip(&mut self.scratches);
+        // PERF: the lines' ends, paths and special bytes are found for a
+        // few KiB of the chunk at once (see `UrlLines`), rather than by a
+        // few short scans per line.
+        for line in UrlLines::new(chunk) {
+            verdicts.clear();
+            // With one dialect, the path is normalised once per line
+            // rather than once per agent.
+            let shared_path =
+                shared.map(|d| d.path_of(line.path, line.flags, &mut *path));
+            let pairs = matchers.iter().zip(scratches.iter_mut());
             for (i, (m, scratch)) in pairs.enumerate() {
-                let alias = self.alias[i];
-                let verdict = if alias != i {
-                    self.verdicts[alias]
+                let verdict = if alias[i] != i {
+                    verdicts[alias[i]]
                 } else {
-                    match path {
-                        Some(path) => m.verdict_path(path, scratch),
-                        None => m.verdict(line, scratch),
+                    match shared_path {
+                        Some(p) => m.verdict_path(p, scratch),
+                        None => m.verdict_scanned(&line, scratch),
                     }
                 };
                 if verdict.is_allowed() {
@@ -757,13 +777,17 @@ impl<R: Render> ChunkWorker for Worker<'_, R> {
                 } else {
                     stats.disallowed += 1;
                 }
-                self.verdicts.push(verdict);
+                verdicts.push(verdict);
             }
             stats.lines += 1;
-            self.render.line(line, &self.verdicts)
-        })?;
+            if line.plain {
+                render.plain_line(line.text, verdicts)?;
+            } else {
+                render.line(line.text, verdicts)?;
+            }
+        }
         out.clear();
-        self.render.finish(out)?;
+        render.finish(out)?;
         Ok(stats)
     }
 }

@@ -4,7 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::{Error, ErrorKind};
-use crate::path::{needs_normalizing, normalize_path, scan_path};
+use crate::path::{needs_normalizing, normalize_path, scan_path, UrlPath};
 
 /// A way of reading robots.txt: which groups apply, how patterns and paths
 /// are normalised, and which rule decides.
@@ -74,6 +74,19 @@ impl Dialect {
     #[inline]
     pub fn path<'a>(self, url: &'a [u8], buf: &'a mut Vec<u8>) -> &'a [u8] {
         let (path, flags) = scan_path(url);
+        self.path_of(path, flags, buf)
+    }
+
+    /// [`Dialect::path`] from the path of a URL line and its special bytes,
+    /// as [`scan_path`] (or [`UrlLines`](crate::lines::UrlLines)) finds
+    /// them.
+    #[inline]
+    pub(crate) fn path_of<'a>(
+        self,
+        path: UrlPath<'a>,
+        flags: u8,
+        buf: &'a mut Vec<u8>,
+    ) -> &'a [u8] {
         if path.slash || needs_normalizing(self, flags) {
             buf.clear();
             if path.slash {

@@ -62,6 +62,7 @@ pub mod crawl;
 mod dialect;
 mod engine;
 mod error;
+mod lines;
 mod lint;
 mod matcher;
 mod output;

@@ -4,6 +4,7 @@ use crate::dialect::Dialect;
 use crate::engine::{
     Engine, EngineCache, EngineKind, Limits, Pattern, Syntax,
 };
+use crate::lines::UrlLine;
 use crate::robots::Robots;
 use crate::rules::{GroupMatch, Rule, RuleSet};
 use std::borrow::Cow;
@@ -310,6 +311,18 @@ impl Matcher {
     pub fn verdict(&self, url: &[u8], scratch: &mut Scratch) -> Verdict {
         let Scratch { path, cache } = scratch;
         let path = self.rules.dialect().path(url, path);
+        self.decide(path, cache)
+    }
+
+    /// The verdict for a line whose path [`UrlLines`] found.
+    #[inline]
+    pub(crate) fn verdict_scanned(
+        &self,
+        line: &UrlLine<'_>,
+        scratch: &mut Scratch,
+    ) -> Verdict {
+        let Scratch { path, cache } = scratch;
+        let path = self.rules.dialect().path_of(line.path, line.flags, path);
         self.decide(path, cache)
     }
 

@@ -91,6 +91,21 @@ impl Render for CsvRender {
         Ok(())
     }
 
+    #[inline]
+    fn plain_line(
+        &mut self,
+        url: &[u8],
+        verdicts: &[Verdict],
+    ) -> io::Result<()> {
+        self.buf.extend_from_slice(url);
+        for verdict in verdicts {
+            self.buf.push(b',');
+            self.buf.extend_from_slice(verdict.name().as_bytes());
+        }
+        self.buf.push(b'\n');
+        Ok(())
+    }
+
     fn finish(&mut self, out: &mut Vec<u8>) -> io::Result<()> {
         // The chunk's bytes go to `out`, and `out`'s spent buffer becomes
         // the next chunk's, so that buffers are reused rather than copied.

@@ -72,9 +72,9 @@ pub(crate) fn scan_path(url: &[u8]) -> (UrlPath<'_>, u8) {
 /// A `#`: the fragment starts.
 const SPECIAL_HASH: u8 = 1;
 /// A `%`: an escape may need decoding.
-const SPECIAL_PERCENT: u8 = 2;
+pub(crate) const SPECIAL_PERCENT: u8 = 2;
 /// A `*`, `$` or a byte >= 0x80: RFC 9309 spells it differently.
-const SPECIAL_RFC9309: u8 = 4;
+pub(crate) const SPECIAL_RFC9309: u8 = 4;
 
 static SPECIAL: [u8; 256] = {
     let mut t = [0u8; 256];
@@ -123,7 +123,7 @@ fn path_start(hay: &[u8]) -> Option<usize> {
 }
 
 /// [`path_start`] for any line.
-fn path_start_general(hay: &[u8]) -> Option<usize> {
+pub(crate) fn path_start_general(hay: &[u8]) -> Option<usize> {
     let early = find_path_start(hay)?;
     // A `://` ends a scheme only if no `/`, `?` or `;` comes before it, so
     // it can only sit at the first of them: its `/` is that first one.

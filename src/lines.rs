@@ -1,0 +1,533 @@
+/*!
+The URL lines of a chunk, with where each one's path is, found 64 bytes at
+a time.
+
+Per line, the batch pipeline asks a handful of questions: where the line
+ends, where the path starts after the authority, where a fragment cuts it,
+whether normalisation has anything to rewrite, whether the output must
+escape anything. Asked one after the other with short scans, each scan ends
+with a branch that no predictor guesses (URLs have every length), and those
+scans cost more than matching the path on most robots.txt files.
+
+[`UrlLines`] asks them all at once: it classifies a window of the chunk,
+sixteen bytes per step (SSE2 on x86-64, a byte at a time elsewhere), into
+one bitmap per byte class, and then answers each question for a line with
+a shift and a count of trailing zeros. Lines that do not fit a window (a
+few KiB) are handled by the same scans [`for_each_line`] and
+[`extract_path`](crate::extract_path) use, and every line gets exactly the
+answers those give.
+
+[`for_each_line`]: crate::for_each_line
+*/
+
+use crate::path::{
+    path_start_general, scan_path, UrlPath, SPECIAL_PERCENT, SPECIAL_RFC9309,
+};
+
+/// The classes of bytes, each a bitmap over the window.
+///
+/// `\n`: ends a line.
+const NL: usize = 0;
+/// Bytes that some output format escapes or quotes: below 0x20, at or
+/// above 0x80, `,`, `"` and `\`. A line without any is *plain*.
+const ESC: usize = 1;
+/// `/`, `?`, `;` and `#`: end an authority.
+const AUTH: usize = 2;
+/// `#`: starts a fragment.
+const HASH: usize = 3;
+/// `%`: starts an escape.
+const PCT: usize = 4;
+/// `*`, `$` and bytes at or above 0x80: RFC 9309 spells them differently
+/// in a path.
+const RFC: usize = 5;
+const CLASSES: usize = 6;
+
+/// Bytes classified at once: 64 words of 64 bytes.
+const WINDOW_WORDS: usize = 64;
+const WINDOW_BYTES: usize = WINDOW_WORDS * 64;
+
+/// One line of a chunk, and what the pipeline needs to know of it.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub(crate) struct UrlLine<'c> {
+    /// The line's bytes, without its `\n` or `\r\n`.
+    pub(crate) text: &'c [u8],
+    /// The path of the line, as [`scan_path`] finds it.
+    pub(crate) path: UrlPath<'c>,
+    /// The special bytes of the path, as [`scan_path`] flags them.
+    pub(crate) flags: u8,
+    /// Whether the line holds only bytes from 0x20 to 0x7E other than
+    /// `,`, `"` and `\`, which no output format escapes or quotes.
+    pub(crate) plain: bool,
+}
+
+/// The lines of a chunk, in order: the same lines as
+/// [`for_each_line`](crate::for_each_line) gives.
+pub(crate) struct UrlLines<'c> {
+    chunk: &'c [u8],
+    /// Where the next line starts.
+    pos: usize,
+    /// Where the window starts, and how many bytes of the chunk it holds.
+    base: usize,
+    len: usize,
+    /// One bitmap per class: bit `i` of word `w` is byte `base + 64w + i`.
+    /// The word after the last one in use is zero, so that 64 bits can be
+    /// read from any position inside the window.
+    masks: Box<[[u64; WINDOW_WORDS + 1]; CLASSES]>,
+}
+
+impl<'c> UrlLines<'c> {
+    pub(crate) fn new(chunk: &'c [u8]) -> UrlLines<'c> {
+        UrlLines {
+            chunk,
+            pos: 0,
+            base: 0,
+            len: 0,
+            masks: Box::new([[0; WINDOW_WORDS + 1]; CLASSES]),
+        }
+    }
+
+    /// Classifies the window of the chunk that starts at `base`.
+    fn fill(&mut self, base: usize) {
+        let end = self.chunk.len().min(base + WINDOW_BYTES);
+        let bytes = &self.chunk[base..end];
+        self.base = base;
+        self.len = bytes.len();
+        let mut blocks = bytes.chunks_exact(64);
+        let mut w = 0;
+        for block in &mut blocks {
+            let block: &[u8; 64] = block.try_into().expect("64 bytes");
+            self.set_word(w, classify(block));
+            w += 1;
+        }
+        let rest = blocks.remainder();
+        if !rest.is_empty() {
+            // N.B. The zeros after the chunk's end are classified too,
+            // but no question is ever asked past a line's end.
+            let mut block = [0u8; 64];
+            block[..rest.len()].copy_from_slice(rest);
+            self.set_word(w, classify(&block));
+            w += 1;
+        }
+        self.set_word(w, [0; CLASSES]);
+    }
+
+    #[inline]
+    fn set_word(&mut self, w: usize, words: [u64; CLASSES]) {
+        for (mask, word) in self.masks.iter_mut().zip(words) {
+            mask[w] = word;
+        }
+    }
+
+    /// Where the line starting at `start` ends (its `\n`, or the chunk's
+    /// end, with whether a `\n` ends it), if the window says.
+    #[inline]
+    fn end_in_window(&self, start: usize) -> Option<(usize, bool)> {
+        if start < self.base || start >= self.base + self.len {
+            return None;
+        }
+        let nl = first(&self.masks[NL], start - self.base, self.len);
+        match nl {
+            Some(i) => Some((self.base + i, true)),
+            None if self.base + self.len == self.chunk.len() => {
+                Some((self.chunk.len(), false))
+            }
+            None => None,
+        }
+    }
+
+    /// The line from `start` to `end`, every question answered from the
+    /// window, which holds it.
+    #[inline]
+    fn line(&self, start: usize, end: usize, newline: bool) -> UrlLine<'c> {
+        let mut end = end;
+        if newline && end > start && self.chunk[end - 1] == b'\r' {
+            end -= 1;
+        }
+        let text = &self.chunk[start..end];
+        let (from, to) = (start - self.base, end - self.base);
+        let plain = !any(&self.masks[ESC], from, to);
+        let host = if text.starts_with(b"//") { 2 } else { 0 };
+        let hay = &text[host..];
+        let path_start = if hay.starts_with(b"https://") {
+            self.authority_end(from + host + 8, to)
+        } else if hay.starts_with(b"http://") {
+            self.authority_end(from + host + 7, to)
+        } else if hay.first() == Some(&b'/') {
+            Some(from + host)
+        } else {
+            path_start_general(hay).map(|i| from + host + i)
+        };
+        let Some(path_start) = path_start else {
+            return UrlLine { text, path: ROOT, flags: 0, plain };
+        };
+        let path_end = first(&self.masks[HASH], path_start, to).unwrap_or(to);
+        let mut flags = 0;
+        if any(&self.masks[PCT], path_start, path_end) {
+            flags |= SPECIAL_PERCENT;
+        }
+        if any(&self.masks[RFC], path_start, path_end) {
+            flags |= SPECIAL_RFC9309;
+        }
+        let rest = &self.chunk[self.base + path_start..self.base + path_end];
+        let path = UrlPath { slash: rest[0] != b'/', rest };
+        UrlLine { text, path, flags, plain }
+    }
+
+    /// Where the path starts after an authority that starts at `from`
+    /// (window positions), or `None` when a `#` or the line's end comes
+    /// first.
+    #[inline]
+    fn authority_end(&self, from: usize, to: usize) -> Option<usize> {
+        if from >= to {
+            return None;
+        }
+        let i = first(&self.masks[AUTH], from, to)?;
+        let hash = self.masks[HASH][i / 64] >> (i % 64) & 1 != 0;
+        (!hash).then_some(i)
+    }
+}
+
+/// The path of a URL without one.
+const ROOT: UrlPath<'static> = UrlPath { slash: true, rest: b"" };
+
+impl<'c> Iterator for UrlLines<'c> {
+    type Item = UrlLine<'c>;
+
+    #[inline]
+    fn next(&mut self) -> Option<UrlLine<'c>> {
+        let start = self.pos;
+        if start >= self.chunk.len() {
+            return None;
+        }
+        let mut found = self.end_in_window(start);
+        let floor = start & !63;
+        if found.is_none() && (self.base != floor || self.len == 0) {
+            self.fill(floor);
+            found = self.end_in_window(start);
+        }
+        let Some((end, newline)) = found else {
+            // A line longer than a window.
+            return Some(self.long_line(start));
+        };
+        self.pos = end + usize::from(newline);
+        Some(self.line(start, end, newline))
+    }
+}
+
+impl<'c> UrlLines<'c> {
+    /// A line that does not fit a window, answered by the scalar scans.
+    #[cold]
+    fn long_line(&mut self, start: usize) -> UrlLine<'c> {
+        let rest = &self.chunk[start..];
+        let (text, next) = match memchr::memchr(b'\n', rest) {
+            Some(i) => {
+                let text = &rest[..i];
+                (text.strip_suffix(b"\r").unwrap_or(text), start + i + 1)
+            }
+            None => (rest, self.chunk.len()),
+        };
+        self.pos = next;
+        let (path, flags) = scan_path(text);
+        UrlLine { text, path, flags, plain: text.iter().all(|&b| is_plain(b)) }
+    }
+}
+
+/// Whether a byte is neither escaped nor quoted by any output format.
+#[inline]
+pub(crate) fn is_plain(b: u8) -> bool {
+    (0x20..0x7F).contains(&b) && !matches!(b, b',' | b'"' | b'\\')
+}
+
+/// The 64 bits of `mask` from bit `at` on (zeros past its end).
+#[inline]
+fn bits_from(mask: &[u64], at: usize) -> u64 {
+    let w = at / 64;
+    let pair = u128::from(mask[w]) | u128::from(mask[w + 1]) << 64;
+    (pair >> (at % 64)) as u64
+}
+
+/// The first set bit of `mask` in `from..to`.
+#[inline]
+fn first(mask: &[u64], mut from: usize, to: usize) -> Option<usize> {
+    while from < to {
+        let bits = bits_from(mask, from);
+        if bits != 0 {
+            let i = from + bits.trailing_zeros() as usize;
+            return (i < to).then_some(i);
+        }
+        from += 64;
+    }
+    None
+}
+
+/// Whether `mask` has a bit set in `from..to`.
+#[inline]
+fn any(mask: &[u64], mut from: usize, to: usize) -> bool {
+    while from < to {
+        let bits = bits_from(mask, from);
+        let n = to - from;
+        if n <= 64 {
+            return bits & (u64::MAX >> (64 - n)) != 0;
+        }
+        if bits != 0 {
+            return true;
+        }
+        from += 64;
+    }
+    false
+}
+
+/// The class bitmaps of 64 bytes: bit `i` of each is byte `i`.
+#[inline]
+fn classify(block: &[u8; 64]) -> [u64; CLASSES] {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: SSE2 is part of the x86-64 baseline: every x86-64 CPU
+        // has it.
+        unsafe { sse2::classify(block) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        classify_bytes(block)
+    }
+}
+
+/// Per byte value, the classes it is in (bit `c` for class `c`).
+static CLASS_BITS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        let plain = byte >= 0x20
+            && byte < 0x7F
+            && byte != b','
+            && byte != b'"'
+            && byte != b'\\';
+        if !plain {
+            t[b] |= 1 << ESC;
+        }
+        if byte >= 0x80 {
+            t[b] |= 1 << RFC;
+        }
+        b += 1;
+    }
+    t[b'\n' as usize] |= 1 << NL;
+    t[b'/' as usize] |= 1 << AUTH;
+    t[b'?' as usize] |= 1 << AUTH;
+    t[b';' as usize] |= 1 << AUTH;
+    t[b'#' as usize] |= 1 << AUTH | 1 << HASH;
+    t[b'%' as usize] |= 1 << PCT;
+    t[b'*' as usize] |= 1 << RFC;
+    t[b'$' as usize] |= 1 << RFC;
+    t
+};
+
+/// [`classify`] a byte at a time: the definition of the classes, and the
+/// way on targets without SSE2.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+fn classify_bytes(block: &[u8; 64]) -> [u64; CLASSES] {
+    let mut masks = [0u64; CLASSES];
+    for (i, &b) in block.iter().enumerate() {
+        let bits = CLASS_BITS[usize::from(b)];
+        for (c, mask) in masks.iter_mut().enumerate() {
+            *mask |= u64::from(bits >> c & 1) << i;
+        }
+    }
+    masks
+}
+
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128,
+        _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    };
+
+    use super::{AUTH, CLASSES, ESC, HASH, NL, PCT, RFC};
+
+    /// [`super::classify`] sixteen bytes at a time.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub(super) fn classify(block: &[u8; 64]) -> [u64; CLASSES] {
+        let mut masks = [0u64; CLASSES];
+        for (k, lane) in block.chunks_exact(16).enumerate() {
+            // SAFETY: `lane` holds 16 bytes, which is what an unaligned
+            // 128-bit load reads.
+            let v =
+                unsafe { _mm_loadu_si128(lane.as_ptr().cast::<__m128i>()) };
+            let eq = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
+            let or = _mm_or_si128;
+            let hash = eq(b'#');
+            let classes = [
+                (NL, eq(b'\n')),
+                (
+                    ESC,
+                    // Signed: below 0x20 or at or above 0x80.
+                    or(
+                        or(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)), eq(0x7F)),
+                        or(or(eq(b','), eq(b'"')), eq(b'\\')),
+                    ),
+                ),
+                (AUTH, or(or(eq(b'/'), eq(b'?')), or(eq(b';'), hash))),
+                (HASH, hash),
+                (PCT, eq(b'%')),
+                // The high bit of every byte is what `movemask` takes.
+                (RFC, or(or(eq(b'*'), eq(b'$')), v)),
+            ];
+            for (c, m) in classes {
+                let bits = _mm_movemask_epi8(m) as u32 as u64;
+                masks[c] |= bits << (16 * k);
+            }
+        }
+        masks
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::batch::for_each_line;
+
+    /// Every line of `chunk` as `for_each_line` and `scan_path` see it.
+    fn expected(chunk: &[u8]) -> Vec<UrlLine<'_>> {
+        let mut lines = vec![];
+        for_each_line(chunk, |text| {
+            let (path, flags) = scan_path(text);
+            let plain = text.iter().all(|&b| is_plain(b));
+            lines.push(UrlLine { text, path, flags, plain });
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+        lines
+    }
+
+    fn check(chunk: &[u8]) {
+        let got: Vec<UrlLine<'_>> = UrlLines::new(chunk).collect();
+        let want = expected(chunk);
+        assert_eq!(
+            got.len(),
+            want.len(),
+            "{:?}",
+            String::from_utf8_lossy(chunk)
+        );
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert_eq!(
+                g,
+                w,
+                "line {i} of {:?}",
+                String::from_utf8_lossy(chunk)
+            );
+        }
+    }
+
+    /// A xorshift generator: deterministic, no dependency.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    #[test]
+    fn classes_agree_with_the_byte_table() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut block = [0u8; 64];
+        for round in 0..2_000 {
+            for (i, b) in block.iter_mut().enumerate() {
+                *b = if round < 4 {
+                    (64 * round + i) as u8
+                } else {
+                    rng.next() as u8
+                };
+            }
+            assert_eq!(classify(&block), classify_bytes(&block), "{block:?}");
+        }
+    }
+
+    #[test]
+    fn small_cases() {
+        for chunk in [
+            &b""[..],
+            b"\n",
+            b"\r\n",
+            b"\r",
+            b"a\r",
+            b"https://a.com\n",
+            b"https://a.com#x/y\n",
+            b"https://a.com/p#x\r\nhttp://b?q",
+            b"//a.com/x\n/x\n?x\nx\n;\n#\n",
+            b"https://\nhttp://\nhttps:/\nftp://a/b%2A*\n",
+            b"https://a.com/\xff$*%\n\"a,b\"\\\n\x00\t\n",
+            b"mailto:x/y\nexample.com?q\n//\n///\n",
+        ] {
+            check(chunk);
+        }
+    }
+
+    /// Random lines of URL-ish pieces, of every length up to past a
+    /// window, so that lines start and end at every offset of a word and
+    /// windows are cut everywhere.
+    #[test]
+    fn random_chunks_agree_with_the_scalar_scans() {
+        const PIECES: &[&[u8]] = &[
+            b"https://",
+            b"http://",
+            b"//",
+            b"/",
+            b"?",
+            b";",
+            b"#",
+            b"%",
+            b"%2a",
+            b"*",
+            b"$",
+            b"\r",
+            b"\r\n",
+            b"\n",
+            b",",
+            b"\"",
+            b"\\",
+            b"\xc3\xa9",
+            b"\x00",
+            b"\t",
+            b"a",
+            b"example.com",
+            b":",
+            b"/gp/product/",
+            b"ftp://",
+            b"x",
+        ];
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        for _ in 0..300 {
+            let mut chunk = vec![];
+            let lines = 1 + rng.below(200);
+            for _ in 0..lines {
+                let long = rng.below(50) == 0;
+                let pieces =
+                    if long { 400 + rng.below(800) } else { rng.below(12) };
+                for _ in 0..pieces {
+                    chunk.extend_from_slice(PIECES[rng.below(PIECES.len())]);
+                }
+                if rng.below(20) != 0 {
+                    chunk.push(b'\n');
+                }
+            }
+            check(&chunk);
+            // Every start offset, against the same scans.
+            for cut in [1, 7, 63, 64, 65] {
+                if chunk.len() > cut {
+                    check(&chunk[cut..]);
+                    check(&chunk[..chunk.len() - cut]);
+                }
+            }
+        }
+    }
+}
