@@ -46,6 +46,9 @@ const CLASSES: usize = 6;
 const WINDOW_WORDS: usize = 64;
 const WINDOW_BYTES: usize = WINDOW_WORDS * 64;
 
+/// One bitmap per class over a window, and a word of zeros after it.
+type Masks = [[u64; WINDOW_WORDS + 1]; CLASSES];
+
 /// One line of a chunk, and what the pipeline needs to know of it.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 pub(crate) struct UrlLine<'c> {
@@ -72,7 +75,7 @@ pub(crate) struct UrlLines<'c> {
     /// One bitmap per class: bit `i` of word `w` is byte `base + 64w + i`.
     /// The word after the last one in use is zero, so that 64 bits can be
     /// read from any position inside the window.
-    masks: Box<[[u64; WINDOW_WORDS + 1]; CLASSES]>,
+    masks: Box<Masks>,
 }
 
 impl<'c> UrlLines<'c> {
@@ -92,30 +95,7 @@ impl<'c> UrlLines<'c> {
         let bytes = &self.chunk[base..end];
         self.base = base;
         self.len = bytes.len();
-        let mut blocks = bytes.chunks_exact(64);
-        let mut w = 0;
-        for block in &mut blocks {
-            let block: &[u8; 64] = block.try_into().expect("64 bytes");
-            self.set_word(w, classify(block));
-            w += 1;
-        }
-        let rest = blocks.remainder();
-        if !rest.is_empty() {
-            // N.B. The zeros after the chunk's end are classified too,
-            // but no question is ever asked past a line's end.
-            let mut block = [0u8; 64];
-            block[..rest.len()].copy_from_slice(rest);
-            self.set_word(w, classify(&block));
-            w += 1;
-        }
-        self.set_word(w, [0; CLASSES]);
-    }
-
-    #[inline]
-    fn set_word(&mut self, w: usize, words: [u64; CLASSES]) {
-        for (mask, word) in self.masks.iter_mut().zip(words) {
-            mask[w] = word;
-        }
+        classify_window(bytes, &mut self.masks);
     }
 
     /// Where the line starting at `start` ends (its `\n`, or the chunk's
@@ -277,19 +257,55 @@ fn any(mask: &[u64], mut from: usize, to: usize) -> bool {
     false
 }
 
-/// The class bitmaps of 64 bytes: bit `i` of each is byte `i`.
-#[inline]
-fn classify(block: &[u8; 64]) -> [u64; CLASSES] {
+/// Classifies `bytes` (at most a window) into `masks`: bit `i` of word
+/// `w` of a class's bitmap is byte `64w + i`. The word after the last
+/// one `bytes` fills is set to zero.
+fn classify_window(bytes: &[u8], masks: &mut Masks) {
     #[cfg(target_arch = "x86_64")]
     {
-        // SAFETY: SSE2 is part of the x86-64 baseline: every x86-64 CPU
-        // has it.
-        unsafe { sse2::classify(block) }
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2, as just checked.
+            unsafe { x86::window_avx2(bytes, masks) }
+        } else {
+            // SAFETY: SSE2 is part of the x86-64 baseline: every x86-64
+            // CPU has it.
+            unsafe { x86::window_sse2(bytes, masks) }
+        }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        classify_bytes(block)
+        window_with(bytes, masks, classify_bytes)
     }
+}
+
+/// [`classify_window`] with `classify` for each 64 bytes.
+#[inline(always)]
+fn window_with(
+    bytes: &[u8],
+    masks: &mut Masks,
+    classify: impl Fn(&[u8; 64]) -> [u64; CLASSES],
+) {
+    let mut set = |w: usize, words: [u64; CLASSES]| {
+        for (mask, word) in masks.iter_mut().zip(words) {
+            mask[w] = word;
+        }
+    };
+    let mut blocks = bytes.chunks_exact(64);
+    let mut w = 0;
+    for block in &mut blocks {
+        set(w, classify(block.try_into().expect("64 bytes")));
+        w += 1;
+    }
+    let rest = blocks.remainder();
+    if !rest.is_empty() {
+        // N.B. The zeros after the chunk's end are classified too, but no
+        // question is ever asked past a line's end.
+        let mut block = [0u8; 64];
+        block[..rest.len()].copy_from_slice(rest);
+        set(w, classify(&block));
+        w += 1;
+    }
+    set(w, [0; CLASSES]);
 }
 
 /// Per byte value, the classes it is in (bit `c` for class `c`).
@@ -322,9 +338,9 @@ static CLASS_BITS: [u8; 256] = {
     t
 };
 
-/// [`classify`] a byte at a time: the definition of the classes, and the
-/// way on targets without SSE2.
-#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+/// The class bitmaps of 64 bytes, a byte at a time: the definition of the
+/// classes, and the way on targets other than x86-64.
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
 fn classify_bytes(block: &[u8; 64]) -> [u64; CLASSES] {
     let mut masks = [0u64; CLASSES];
     for (i, &b) in block.iter().enumerate() {
@@ -337,49 +353,99 @@ fn classify_bytes(block: &[u8; 64]) -> [u64; CLASSES] {
 }
 
 #[cfg(target_arch = "x86_64")]
-mod sse2 {
+mod x86 {
     use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128,
+        __m128i, __m256i, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
+        _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256,
+        _mm256_set1_epi8, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128,
         _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
     };
 
-    use super::{AUTH, CLASSES, ESC, HASH, NL, PCT, RFC};
+    use super::{window_with, Masks, AUTH, CLASSES, ESC, HASH, NL, PCT, RFC};
 
-    /// [`super::classify`] sixteen bytes at a time.
-    #[inline]
+    /// [`super::classify_window`] sixteen bytes at a time.
     #[target_feature(enable = "sse2")]
-    pub(super) fn classify(block: &[u8; 64]) -> [u64; CLASSES] {
-        let mut masks = [0u64; CLASSES];
-        for (k, lane) in block.chunks_exact(16).enumerate() {
-            // SAFETY: `lane` holds 16 bytes, which is what an unaligned
-            // 128-bit load reads.
-            let v =
-                unsafe { _mm_loadu_si128(lane.as_ptr().cast::<__m128i>()) };
-            let eq = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
-            let or = _mm_or_si128;
-            let hash = eq(b'#');
-            let classes = [
-                (NL, eq(b'\n')),
-                (
-                    ESC,
-                    // Signed: below 0x20 or at or above 0x80.
-                    or(
-                        or(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)), eq(0x7F)),
-                        or(or(eq(b','), eq(b'"')), eq(b'\\')),
+    pub(super) fn window_sse2(bytes: &[u8], masks: &mut Masks) {
+        window_with(bytes, masks, |block| {
+            let mut words = [0u64; CLASSES];
+            for (k, lane) in block.chunks_exact(16).enumerate() {
+                // SAFETY: `lane` holds 16 bytes, what an unaligned 128-bit
+                // load reads.
+                let v = unsafe {
+                    _mm_loadu_si128(lane.as_ptr().cast::<__m128i>())
+                };
+                let eq = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
+                let or = _mm_or_si128;
+                let hash = eq(b'#');
+                let classes = [
+                    (NL, eq(b'\n')),
+                    (
+                        ESC,
+                        // Signed: below 0x20 or at or above 0x80.
+                        or(
+                            or(
+                                _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
+                                eq(0x7F),
+                            ),
+                            or(or(eq(b','), eq(b'"')), eq(b'\\')),
+                        ),
                     ),
-                ),
-                (AUTH, or(or(eq(b'/'), eq(b'?')), or(eq(b';'), hash))),
-                (HASH, hash),
-                (PCT, eq(b'%')),
-                // The high bit of every byte is what `movemask` takes.
-                (RFC, or(or(eq(b'*'), eq(b'$')), v)),
-            ];
-            for (c, m) in classes {
-                let bits = _mm_movemask_epi8(m) as u32 as u64;
-                masks[c] |= bits << (16 * k);
+                    (AUTH, or(or(eq(b'/'), eq(b'?')), or(eq(b';'), hash))),
+                    (HASH, hash),
+                    (PCT, eq(b'%')),
+                    // `movemask` takes the high bit of every byte.
+                    (RFC, or(or(eq(b'*'), eq(b'$')), v)),
+                ];
+                for (c, m) in classes {
+                    let bits = _mm_movemask_epi8(m) as u32 as u64;
+                    words[c] |= bits << (16 * k);
+                }
             }
-        }
-        masks
+            words
+        });
+    }
+
+    /// [`super::classify_window`] thirty-two bytes at a time.
+    #[target_feature(enable = "avx2")]
+    pub(super) fn window_avx2(bytes: &[u8], masks: &mut Masks) {
+        window_with(bytes, masks, |block| {
+            let mut words = [0u64; CLASSES];
+            for (k, lane) in block.chunks_exact(32).enumerate() {
+                // SAFETY: `lane` holds 32 bytes, what an unaligned 256-bit
+                // load reads.
+                let v = unsafe {
+                    _mm256_loadu_si256(lane.as_ptr().cast::<__m256i>())
+                };
+                let eq =
+                    |b: u8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8));
+                let or = _mm256_or_si256;
+                let hash = eq(b'#');
+                let classes = [
+                    (NL, eq(b'\n')),
+                    (
+                        ESC,
+                        // Signed: below 0x20 or at or above 0x80.
+                        or(
+                            or(
+                                _mm256_cmpgt_epi8(_mm256_set1_epi8(0x20), v),
+                                eq(0x7F),
+                            ),
+                            or(or(eq(b','), eq(b'"')), eq(b'\\')),
+                        ),
+                    ),
+                    (AUTH, or(or(eq(b'/'), eq(b'?')), or(eq(b';'), hash))),
+                    (HASH, hash),
+                    (PCT, eq(b'%')),
+                    // `movemask` takes the high bit of every byte.
+                    (RFC, or(or(eq(b'*'), eq(b'$')), v)),
+                ];
+                for (c, m) in classes {
+                    let bits = _mm256_movemask_epi8(m) as u32 as u64;
+                    words[c] |= bits << (32 * k);
+                }
+            }
+            words
+        });
     }
 }
 
@@ -436,19 +502,47 @@ mod tests {
         }
     }
 
+    /// Every way of classifying a window gives the bitmaps of the byte
+    /// table.
     #[test]
     fn classes_agree_with_the_byte_table() {
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-        let mut block = [0u8; 64];
-        for round in 0..2_000 {
-            for (i, b) in block.iter_mut().enumerate() {
-                *b = if round < 4 {
-                    (64 * round + i) as u8
-                } else {
-                    rng.next() as u8
-                };
+        let mut bytes = vec![0u8; WINDOW_BYTES];
+        for round in 0..200 {
+            for (i, b) in bytes.iter_mut().enumerate() {
+                *b = if round == 0 { i as u8 } else { rng.next() as u8 };
             }
-            assert_eq!(classify(&block), classify_bytes(&block), "{block:?}");
+            // Every length, so the last partial block is every size.
+            let len = if round < 2 {
+                WINDOW_BYTES
+            } else {
+                rng.below(WINDOW_BYTES + 1)
+            };
+            let bytes = &bytes[..len];
+            let mut want = Box::new([[u64::MAX; WINDOW_WORDS + 1]; CLASSES]);
+            window_with(bytes, &mut want, classify_bytes);
+            let words = len.div_ceil(64);
+            for mask in want.iter() {
+                assert_eq!(mask[words], 0);
+            }
+            let mut got = Box::new([[u64::MAX; WINDOW_WORDS + 1]; CLASSES]);
+            classify_window(bytes, &mut got);
+            assert_eq!(got[..], want[..]);
+            #[cfg(target_arch = "x86_64")]
+            {
+                let mut got =
+                    Box::new([[u64::MAX; WINDOW_WORDS + 1]; CLASSES]);
+                // SAFETY: SSE2 is part of the x86-64 baseline.
+                unsafe { x86::window_sse2(bytes, &mut got) };
+                assert_eq!(got[..], want[..]);
+                if std::is_x86_feature_detected!("avx2") {
+                    let mut got =
+                        Box::new([[u64::MAX; WINDOW_WORDS + 1]; CLASSES]);
+                    // SAFETY: the CPU has AVX2, as just checked.
+                    unsafe { x86::window_avx2(bytes, &mut got) };
+                    assert_eq!(got[..], want[..]);
+                }
+            }
         }
     }
 
