@@ -64,7 +64,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 
 use crate::dialect::Dialect;
-use crate::lines::UrlLines;
+use crate::lines::{UrlLine, UrlLines};
 use crate::matcher::{Matcher, Scratch, Verdict};
 
 /// The default chunk size: 1 MiB, unless that would put more than
@@ -756,39 +756,66 @@ impl<R: Render> ChunkWorker for Worker<'_, R> {
         // PERF: the lines' ends, paths and special bytes are found for a
         // few KiB of the chunk at once (see `UrlLines`), rather than by a
         // few short scans per line.
-        for line in UrlLines::new(chunk) {
-            verdicts.clear();
-            // With one dialect, the path is normalised once per line
-            // rather than once per agent.
-            let shared_path =
-                shared.map(|d| d.path_of(line.path, line.flags, &mut *path));
-            let pairs = matchers.iter().zip(scratches.iter_mut());
-            for (i, (m, scratch)) in pairs.enumerate() {
-                let verdict = if alias[i] != i {
-                    verdicts[alias[i]]
-                } else {
-                    match shared_path {
-                        Some(p) => m.verdict_path(p, scratch),
-                        None => m.verdict_scanned(&line, scratch),
-                    }
-                };
-                if verdict.is_allowed() {
-                    stats.allowed += 1;
-                } else {
-                    stats.disallowed += 1;
-                }
-                verdicts.push(verdict);
+        if let ([m], [scratch]) = (matchers, &mut scratches[..]) {
+            // PERF: one agent, the common case, needs no list of verdicts
+            // to fill, nor aliases to look up.
+            for line in UrlLines::new(chunk) {
+                let verdict = m.verdict_scanned(&line, scratch);
+                emit(
+                    render,
+                    &mut stats,
+                    &line,
+                    std::slice::from_ref(&verdict),
+                )?;
             }
-            stats.lines += 1;
-            if line.plain {
-                render.plain_line(line.text, verdicts)?;
-            } else {
-                render.line(line.text, verdicts)?;
+        } else {
+            for line in UrlLines::new(chunk) {
+                verdicts.clear();
+                // With one dialect, the path is normalised once per line
+                // rather than once per agent.
+                let shared_path = shared
+                    .map(|d| d.path_of(line.path, line.flags, &mut *path));
+                let pairs = matchers.iter().zip(scratches.iter_mut());
+                for (i, (m, scratch)) in pairs.enumerate() {
+                    let verdict = if alias[i] != i {
+                        verdicts[alias[i]]
+                    } else {
+                        match shared_path {
+                            Some(p) => m.verdict_path(p, scratch),
+                            None => m.verdict_scanned(&line, scratch),
+                        }
+                    };
+                    verdicts.push(verdict);
+                }
+                emit(render, &mut stats, &line, verdicts)?;
             }
         }
         out.clear();
         render.finish(out)?;
         Ok(stats)
+    }
+}
+
+/// Counts a line and its verdicts, and renders them.
+#[inline]
+fn emit<R: Render>(
+    render: &mut R,
+    stats: &mut Stats,
+    line: &UrlLine<'_>,
+    verdicts: &[Verdict],
+) -> io::Result<()> {
+    for verdict in verdicts {
+        if verdict.is_allowed() {
+            stats.allowed += 1;
+        } else {
+            stats.disallowed += 1;
+        }
+    }
+    stats.lines += 1;
+    if line.plain {
+        render.plain_line(line.text, verdicts)
+    } else {
+        render.line(line.text, verdicts)
     }
 }
 
