@@ -177,10 +177,68 @@ pub(crate) fn normalize_path(
 ) {
     match dialect {
         Dialect::Google | Dialect::Orig1994 => out.extend_from_slice(path),
-        Dialect::Rfc9309 => normalize_rfc9309(path, Role::Path, out),
+        Dialect::Rfc9309 => normalize_rfc9309_path(path, out),
         Dialect::Draft1996 => decode_draft1996(path, out),
     }
 }
+
+/// [`normalize_rfc9309`] of a path, a byte at a time.
+///
+/// PERF: a fifth of the URLs of the benchmarks hold escapes or bytes
+/// >= 0x80; for those, the general function's searches for runs to copy
+/// and its escape checks took 350 instructions a path, over a tenth of a
+/// run on ebay.com. A path is short: one pass with a table is cheaper.
+fn normalize_rfc9309_path(bytes: &[u8], out: &mut Vec<u8>) {
+    out.reserve(3 * bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        i += 1;
+        if !RFC9309_SPECIAL[usize::from(b)] {
+            out.push(b);
+            continue;
+        }
+        if b == b'%' {
+            let hi =
+                bytes.get(i).map_or(NOT_HEX, |&h| HEX_VAL[usize::from(h)]);
+            let lo =
+                bytes.get(i + 1).map_or(NOT_HEX, |&l| HEX_VAL[usize::from(l)]);
+            if hi == NOT_HEX || lo == NOT_HEX {
+                out.push(b'%');
+                continue;
+            }
+            let e = hi << 4 | lo;
+            if is_unreserved(e) {
+                out.push(e);
+            } else {
+                push_escape(out, e);
+            }
+            i += 2;
+            continue;
+        }
+        // Bytes >= 0x80, `*` and `$`.
+        push_escape(out, b);
+    }
+}
+
+/// [`HEX_VAL`] of a byte that is not a hex digit.
+const NOT_HEX: u8 = 0xFF;
+
+/// The value of each hex digit, [`NOT_HEX`] for other bytes.
+static HEX_VAL: [u8; 256] = {
+    let mut t = [NOT_HEX; 256];
+    let mut d = 0;
+    while d < 10 {
+        t[b'0' as usize + d] = d as u8;
+        d += 1;
+    }
+    let mut d = 0;
+    while d < 6 {
+        t[b'a' as usize + d] = 10 + d as u8;
+        t[b'A' as usize + d] = 10 + d as u8;
+        d += 1;
+    }
+    t
+};
 
 /// The form a rule's pattern takes in `dialect` before it is compiled.
 /// For RFC 9309 and Google its length is the rule's priority.
@@ -414,6 +472,29 @@ mod tests {
         assert_eq!(norm(Dialect::Google, "/%7e*$"), "/%7E*$");
         assert_eq!(norm(Dialect::Google, "/%a"), "/%a");
         assert_eq!(norm_path(Dialect::Google, "/a*$%7e"), "/a*$%7e");
+    }
+
+    /// The one-pass path normaliser gives what the general one does.
+    #[test]
+    fn rfc9309_path_pass_agrees() {
+        let alphabet = b"%%%2aAfFgG09*$/~-._\x80\xff\xc3\xa9z";
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        for len in 0..200_000 {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let mut r = rng;
+            let path: Vec<u8> = (0..len % 12)
+                .map(|_| {
+                    r = r.rotate_right(5) ^ 0x9E37_79B9_7F4A_7C15;
+                    alphabet[(r % alphabet.len() as u64) as usize]
+                })
+                .collect();
+            let (mut fast, mut general) = (vec![b'x'], vec![b'x']);
+            normalize_rfc9309_path(&path, &mut fast);
+            normalize_rfc9309(&path, Role::Path, &mut general);
+            assert_eq!(fast, general, "{:?}", String::from_utf8_lossy(&path));
+        }
     }
 
     #[test]
