@@ -184,10 +184,11 @@ pub(crate) fn normalize_path(
 
 /// [`normalize_rfc9309`] of a path, a byte at a time.
 ///
-/// PERF: a fifth of the URLs of the benchmarks hold escapes or bytes
-/// >= 0x80; for those, the general function's searches for runs to copy
-/// and its escape checks took 350 instructions a path, over a tenth of a
-/// run on ebay.com. A path is short: one pass with a table is cheaper.
+/// PERF: a fifth of the URLs of the benchmarks hold escapes or bytes at
+/// or above 0x80; for those, the general function's searches for runs to
+/// copy and its escape checks took 350 instructions a path, nearly a
+/// tenth of a run on ebay.com. A path is short: one pass with a table is
+/// cheaper.
 fn normalize_rfc9309_path(bytes: &[u8], out: &mut Vec<u8>) {
     out.reserve(3 * bytes.len());
     let mut i = 0;
