@@ -357,25 +357,25 @@ mod x86 {
     use std::arch::x86_64::{
         __m128i, __m256i, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8,
         _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256,
-        _mm256_set1_epi8, _mm_cmpeq_epi8, _mm_cmplt_epi8, _mm_loadu_si128,
+        _mm256_set1_epi8, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_loadu_si128,
         _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
     };
 
     use super::{window_with, Masks, AUTH, CLASSES, ESC, HASH, NL, PCT, RFC};
 
-    /// [`super::classify_window`] sixteen bytes at a time.
-    #[target_feature(enable = "sse2")]
-    pub(super) fn window_sse2(bytes: &[u8], masks: &mut Masks) {
-        window_with(bytes, masks, |block| {
+    /// The class bitmaps of a 64-byte block, a vector of `$width` bytes
+    /// at a time: the classes of [`super::CLASS_BITS`], written once for
+    /// both vector widths.
+    macro_rules! classify_block {
+        ($block:expr, $width:literal, $vector:ty, $load:ident, $set1:ident,
+         $cmpeq:ident, $cmpgt:ident, $or:ident, $movemask:ident) => {{
             let mut words = [0u64; CLASSES];
-            for (k, lane) in block.chunks_exact(16).enumerate() {
-                // SAFETY: `lane` holds 16 bytes, what an unaligned 128-bit
-                // load reads.
-                let v = unsafe {
-                    _mm_loadu_si128(lane.as_ptr().cast::<__m128i>())
-                };
-                let eq = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
-                let or = _mm_or_si128;
+            for (k, lane) in $block.chunks_exact($width).enumerate() {
+                // SAFETY: `lane` holds `$width` bytes, what an unaligned
+                // load of a vector reads.
+                let v = unsafe { $load(lane.as_ptr().cast::<$vector>()) };
+                let eq = |b: u8| $cmpeq(v, $set1(b as i8));
+                let or = |a, b| $or(a, b);
                 let hash = eq(b'#');
                 let classes = [
                     (NL, eq(b'\n')),
@@ -383,10 +383,7 @@ mod x86 {
                         ESC,
                         // Signed: below 0x20 or at or above 0x80.
                         or(
-                            or(
-                                _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
-                                eq(0x7F),
-                            ),
+                            or($cmpgt($set1(0x20), v), eq(0x7F)),
                             or(or(eq(b','), eq(b'"')), eq(b'\\')),
                         ),
                     ),
@@ -397,11 +394,29 @@ mod x86 {
                     (RFC, or(or(eq(b'*'), eq(b'$')), v)),
                 ];
                 for (c, m) in classes {
-                    let bits = _mm_movemask_epi8(m) as u32 as u64;
-                    words[c] |= bits << (16 * k);
+                    let bits = $movemask(m) as u32 as u64;
+                    words[c] |= bits << ($width * k);
                 }
             }
             words
+        }};
+    }
+
+    /// [`super::classify_window`] sixteen bytes at a time.
+    #[target_feature(enable = "sse2")]
+    pub(super) fn window_sse2(bytes: &[u8], masks: &mut Masks) {
+        window_with(bytes, masks, |block| {
+            classify_block!(
+                block,
+                16,
+                __m128i,
+                _mm_loadu_si128,
+                _mm_set1_epi8,
+                _mm_cmpeq_epi8,
+                _mm_cmpgt_epi8,
+                _mm_or_si128,
+                _mm_movemask_epi8
+            )
         });
     }
 
@@ -409,42 +424,17 @@ mod x86 {
     #[target_feature(enable = "avx2")]
     pub(super) fn window_avx2(bytes: &[u8], masks: &mut Masks) {
         window_with(bytes, masks, |block| {
-            let mut words = [0u64; CLASSES];
-            for (k, lane) in block.chunks_exact(32).enumerate() {
-                // SAFETY: `lane` holds 32 bytes, what an unaligned 256-bit
-                // load reads.
-                let v = unsafe {
-                    _mm256_loadu_si256(lane.as_ptr().cast::<__m256i>())
-                };
-                let eq =
-                    |b: u8| _mm256_cmpeq_epi8(v, _mm256_set1_epi8(b as i8));
-                let or = _mm256_or_si256;
-                let hash = eq(b'#');
-                let classes = [
-                    (NL, eq(b'\n')),
-                    (
-                        ESC,
-                        // Signed: below 0x20 or at or above 0x80.
-                        or(
-                            or(
-                                _mm256_cmpgt_epi8(_mm256_set1_epi8(0x20), v),
-                                eq(0x7F),
-                            ),
-                            or(or(eq(b','), eq(b'"')), eq(b'\\')),
-                        ),
-                    ),
-                    (AUTH, or(or(eq(b'/'), eq(b'?')), or(eq(b';'), hash))),
-                    (HASH, hash),
-                    (PCT, eq(b'%')),
-                    // `movemask` takes the high bit of every byte.
-                    (RFC, or(or(eq(b'*'), eq(b'$')), v)),
-                ];
-                for (c, m) in classes {
-                    let bits = _mm256_movemask_epi8(m) as u32 as u64;
-                    words[c] |= bits << (32 * k);
-                }
-            }
-            words
+            classify_block!(
+                block,
+                32,
+                __m256i,
+                _mm256_loadu_si256,
+                _mm256_set1_epi8,
+                _mm256_cmpeq_epi8,
+                _mm256_cmpgt_epi8,
+                _mm256_or_si256,
+                _mm256_movemask_epi8
+            )
         });
     }
 }

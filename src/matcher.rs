@@ -314,7 +314,8 @@ impl Matcher {
         self.decide(path, cache)
     }
 
-    /// The verdict for a line whose path [`UrlLines`] found.
+    /// The verdict for a line whose path
+    /// [`UrlLines`](crate::lines::UrlLines) found.
     #[inline]
     pub(crate) fn verdict_scanned(
         &self,

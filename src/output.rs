@@ -77,17 +77,23 @@ impl CsvRender {
     fn field(&mut self, field: &[u8]) {
         push_csv_field(&mut self.quoter, &mut self.buf, field);
     }
+
+    /// The verdict fields after a row's URL, and the row's end.
+    #[inline]
+    fn end_row(&mut self, verdicts: &[Verdict]) {
+        for verdict in verdicts {
+            self.buf.push(b',');
+            self.buf.extend_from_slice(verdict.name().as_bytes());
+        }
+        self.buf.push(b'\n');
+    }
 }
 
 impl Render for CsvRender {
     #[inline]
     fn line(&mut self, url: &[u8], verdicts: &[Verdict]) -> io::Result<()> {
         self.field(url);
-        for verdict in verdicts {
-            self.buf.push(b',');
-            self.buf.extend_from_slice(verdict.name().as_bytes());
-        }
-        self.buf.push(b'\n');
+        self.end_row(verdicts);
         Ok(())
     }
 
@@ -98,11 +104,7 @@ impl Render for CsvRender {
         verdicts: &[Verdict],
     ) -> io::Result<()> {
         self.buf.extend_from_slice(url);
-        for verdict in verdicts {
-            self.buf.push(b',');
-            self.buf.extend_from_slice(verdict.name().as_bytes());
-        }
-        self.buf.push(b'\n');
+        self.end_row(verdicts);
         Ok(())
     }
 
