@@ -214,8 +214,8 @@ impl<'c> UrlLines<'c> {
 
 /// Whether a byte is neither escaped nor quoted by any output format.
 #[inline]
-pub(crate) fn is_plain(b: u8) -> bool {
-    (0x20..0x7F).contains(&b) && !matches!(b, b',' | b'"' | b'\\')
+const fn is_plain(b: u8) -> bool {
+    b >= 0x20 && b < 0x7F && !matches!(b, b',' | b'"' | b'\\')
 }
 
 /// The 64 bits of `mask` from bit `at` on (zeros past its end).
@@ -314,12 +314,7 @@ static CLASS_BITS: [u8; 256] = {
     let mut b = 0;
     while b < 256 {
         let byte = b as u8;
-        let plain = byte >= 0x20
-            && byte < 0x7F
-            && byte != b','
-            && byte != b'"'
-            && byte != b'\\';
-        if !plain {
+        if !is_plain(byte) {
             t[b] |= 1 << ESC;
         }
         if byte >= 0x80 {

@@ -199,19 +199,13 @@ fn normalize_rfc9309_path(bytes: &[u8], out: &mut Vec<u8>) {
             continue;
         }
         if b == b'%' {
-            let hi =
-                bytes.get(i).map_or(NOT_HEX, |&h| HEX_VAL[usize::from(h)]);
-            let lo =
-                bytes.get(i + 1).map_or(NOT_HEX, |&l| HEX_VAL[usize::from(l)]);
-            if hi == NOT_HEX || lo == NOT_HEX {
-                out.push(b'%');
-                continue;
-            }
-            let e = hi << 4 | lo;
-            if is_unreserved(e) {
-                out.push(e);
-            } else {
-                push_escape(out, e);
+            match escape_at(bytes, i - 1) {
+                Some(e) if is_unreserved(e) => out.push(e),
+                Some(e) => push_escape(out, e),
+                None => {
+                    out.push(b'%');
+                    continue;
+                }
             }
             i += 2;
             continue;
@@ -220,26 +214,6 @@ fn normalize_rfc9309_path(bytes: &[u8], out: &mut Vec<u8>) {
         push_escape(out, b);
     }
 }
-
-/// [`HEX_VAL`] of a byte that is not a hex digit.
-const NOT_HEX: u8 = 0xFF;
-
-/// The value of each hex digit, [`NOT_HEX`] for other bytes.
-static HEX_VAL: [u8; 256] = {
-    let mut t = [NOT_HEX; 256];
-    let mut d = 0;
-    while d < 10 {
-        t[b'0' as usize + d] = d as u8;
-        d += 1;
-    }
-    let mut d = 0;
-    while d < 6 {
-        t[b'a' as usize + d] = 10 + d as u8;
-        t[b'A' as usize + d] = 10 + d as u8;
-        d += 1;
-    }
-    t
-};
 
 /// The form a rule's pattern takes in `dialect` before it is compiled.
 /// For RFC 9309 and Google its length is the rule's priority.
