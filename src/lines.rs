@@ -96,6 +96,7 @@ impl<'c> UrlLines<'c> {
         self.base = base;
         self.len = bytes.len();
         classify_window(bytes, &mut self.masks);
+        prefetch(&self.chunk[end..self.chunk.len().min(end + WINDOW_BYTES)]);
     }
 
     /// Where the line starting at `start` ends (its `\n`, or the chunk's
@@ -255,6 +256,28 @@ fn any(mask: &[u64], mut from: usize, to: usize) -> bool {
         from += 64;
     }
     false
+}
+
+/// Asks the CPU to start loading `bytes` into its caches, without
+/// waiting for them.
+///
+/// PERF: a chunk of a memory-mapped file is read here for the first time,
+/// from memory, and the hardware prefetchers stop at each 4 KiB page. The
+/// next window is requested while the lines of this one are judged (tens
+/// of microseconds), so its classification finds it in the cache: on
+/// ebay.com's 2 M URLs, a tenth of the time was spent waiting in the
+/// classification's loads without this.
+#[inline]
+fn prefetch(bytes: &[u8]) {
+    #[cfg(target_arch = "x86_64")]
+    for line in bytes.chunks(64) {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: a prefetch only hints the cache; it reads nothing and
+        // never faults, and the pointer is into `bytes` anyway.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(line.as_ptr().cast()) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = bytes;
 }
 
 /// Classifies `bytes` (at most a window) into `masks`: bit `i` of word
