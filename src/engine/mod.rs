@@ -8,6 +8,7 @@
 //! longest-match dialects, by file position for the first-match ones.
 
 mod dense;
+mod firsts;
 mod lazy;
 mod naive;
 mod nfa;

@@ -15,11 +15,11 @@
 //! a scan that has already found a better rule stops as soon as it reaches
 //! a node whose bound cannot beat it.
 
-use aho_corasick::automaton::{Automaton, StateID};
-use aho_corasick::{dfa, nfa, Anchored, MatchKind};
+use aho_corasick::{nfa, MatchKind};
 use memchr::memmem;
 use std::borrow::Cow;
 
+use super::firsts::{Firsts, FirstsDfa, State};
 use super::{Pattern, Syntax, NONE};
 
 #[derive(Clone, Debug)]
@@ -530,19 +530,22 @@ const MERGE_MAX: usize = 64;
 const MERGE_BUDGET: usize = 4096;
 
 /// The Aho-Corasick automaton over the first literals of a node's tails:
-/// a DFA for modest literal sets, else a contiguous NFA. Walked by hand
-/// (see [`Tails::find_from`]), with static dispatch.
+/// a DFA for modest literal sets, its states in 16 bits when they fit,
+/// else a contiguous NFA. Walked by hand (see [`Tails::find_from`]), with
+/// static dispatch.
 #[derive(Clone, Debug)]
 enum Ac {
-    Dfa(dfa::DFA),
+    Dfa16(FirstsDfa<u16>),
+    Dfa32(FirstsDfa<u32>),
     Nfa(nfa::contiguous::NFA),
 }
 
 impl Ac {
     fn memory_usage(&self) -> usize {
         match self {
-            Ac::Dfa(a) => a.memory_usage(),
-            Ac::Nfa(a) => a.memory_usage(),
+            Ac::Dfa16(a) => a.memory_usage(),
+            Ac::Dfa32(a) => a.memory_usage(),
+            Ac::Nfa(a) => aho_corasick::automaton::Automaton::memory_usage(a),
         }
     }
 }
@@ -602,8 +605,8 @@ pub(crate) struct PrefixCache {
 /// thousands, and then a hash set keeps the search linear.
 #[derive(Clone, Debug, Default)]
 struct Visited {
-    few: Vec<StateID>,
-    many: std::collections::HashSet<StateID>,
+    few: Vec<State>,
+    many: std::collections::HashSet<State>,
 }
 
 impl Visited {
@@ -618,14 +621,14 @@ impl Visited {
     }
 
     /// Takes `sid` out of the set.
-    fn remove(&mut self, sid: StateID) {
+    fn remove(&mut self, sid: State) {
         self.few.retain(|&s| s != sid);
         self.many.remove(&sid);
     }
 
     /// True when `sid` was not in the set yet.
     #[inline]
-    fn insert(&mut self, sid: StateID) -> bool {
+    fn insert(&mut self, sid: State) -> bool {
         if !self.many.is_empty() {
             return self.many.insert(sid);
         }
@@ -702,10 +705,16 @@ impl Tails {
             // size grows with states times byte classes, so only for
             // modest literal sets.
             let ac = if bytes <= AC_DFA_BYTES {
-                dfa::DFA::builder()
+                nfa::noncontiguous::NFA::builder()
                     .match_kind(MatchKind::Standard)
-                    .build(firsts)
-                    .map(Ac::Dfa)
+                    .build(firsts.clone())
+                    .map(|ac| match FirstsDfa::new(&ac, firsts.clone()) {
+                        Some(table) => Ac::Dfa16(table),
+                        None => Ac::Dfa32(
+                            FirstsDfa::new(&ac, firsts)
+                                .expect("a DFA's states fit 32 bits"),
+                        ),
+                    })
             } else {
                 nfa::contiguous::NFA::builder()
                     .match_kind(MatchKind::Standard)
@@ -756,7 +765,8 @@ impl Tails {
             return best;
         };
         match ac {
-            Ac::Dfa(a) => self.walk(a, rest, best, cache),
+            Ac::Dfa16(a) => self.walk(a, rest, best, cache),
+            Ac::Dfa32(a) => self.walk(a, rest, best, cache),
             Ac::Nfa(a) => self.walk(a, rest, best, cache),
         }
     }
@@ -782,7 +792,7 @@ impl Tails {
     /// that starts too early starts within the reach, so that happens at
     /// most reach times per literal.
     #[inline]
-    fn walk<A: Automaton>(
+    fn walk<A: Firsts>(
         &self,
         ac: &A,
         rest: &[u8],
@@ -790,11 +800,9 @@ impl Tails {
         cache: &mut PrefixCache,
     ) -> u32 {
         cache.visited.clear();
-        let Ok(mut sid) = ac.start_state(Anchored::No) else {
-            unreachable!("the tail automata are built for unanchored search")
-        };
+        let mut sid = ac.start();
         for (i, &b) in rest.iter().enumerate() {
-            sid = ac.next_state(Anchored::No, sid, b);
+            sid = ac.next(sid, b);
             if ac.is_match(sid) && cache.visited.insert(sid) {
                 let settled;
                 (best, settled) =
@@ -820,10 +828,10 @@ impl Tails {
     /// is settled: whether every tail it reports was looked at (a literal
     /// that starts before its tail's rest of the path is not).
     #[inline]
-    fn consider<A: Automaton>(
+    fn consider<A: Firsts>(
         &self,
         ac: &A,
-        sid: StateID,
+        sid: State,
         rest: &[u8],
         end: usize,
         mut best: u32,
@@ -831,7 +839,7 @@ impl Tails {
     ) -> (u32, bool) {
         let mut settled = true;
         for k in 0..ac.match_len(sid) {
-            let e = &self.entries[ac.match_pattern(sid, k).as_usize()];
+            let e = &self.entries[ac.match_pattern(sid, k)];
             if e.id >= best {
                 continue;
             }
