@@ -791,7 +791,11 @@ impl Tails {
     /// state is then looked at again when next reached. An occurrence
     /// that starts too early starts within the reach, so that happens at
     /// most reach times per literal.
-    #[inline]
+    ///
+    /// PERF: not inlined, so that the loop keeps its pointers in
+    /// registers (inlined into the scan it reloaded three from the stack
+    /// at every byte): ebay.com, 2 M URLs, 0.294 -> 0.289 s.
+    #[inline(never)]
     fn walk<A: Firsts>(
         &self,
         ac: &A,
