@@ -33,6 +33,12 @@ pub(super) trait Firsts {
     fn match_len(&self, sid: State) -> usize;
     /// The pattern index of the `k`th literal `sid` reports.
     fn match_pattern(&self, sid: State, k: usize) -> usize;
+    /// Where the `k`th literal `sid` reports is in [`Firsts::report_order`].
+    fn match_slot(&self, sid: State, k: usize) -> usize;
+    /// The pattern index of every report, in an order where each match
+    /// state's are next to one another, if the automaton has one;
+    /// otherwise [`Firsts::match_slot`] is the pattern index.
+    fn report_order(&self) -> Option<&[u32]>;
 }
 
 /// The integers a table can hold states in.
@@ -238,7 +244,16 @@ impl<C: Cell> Firsts for FirstsDfa<C> {
 
     #[inline(always)]
     fn match_pattern(&self, sid: State, k: usize) -> usize {
-        self.patterns[self.range(sid).0 as usize + k] as usize
+        self.patterns[self.match_slot(sid, k)] as usize
+    }
+
+    #[inline(always)]
+    fn match_slot(&self, sid: State, k: usize) -> usize {
+        self.range(sid).0 as usize + k
+    }
+
+    fn report_order(&self) -> Option<&[u32]> {
+        Some(&self.patterns)
     }
 }
 
@@ -272,6 +287,15 @@ impl Firsts for nfa::contiguous::NFA {
     fn match_pattern(&self, sid: State, k: usize) -> usize {
         let sid = StateID::new_unchecked(sid as usize);
         Automaton::match_pattern(self, sid, k).as_usize()
+    }
+
+    #[inline(always)]
+    fn match_slot(&self, sid: State, k: usize) -> usize {
+        Firsts::match_pattern(self, sid, k)
+    }
+
+    fn report_order(&self) -> Option<&[u32]> {
+        None
     }
 }
 
