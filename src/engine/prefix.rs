@@ -1093,6 +1093,14 @@ mod tests {
         }
     }
 
+    /// Each of `patterns` as a glob pattern.
+    fn globs(patterns: &[Vec<u8>]) -> Vec<Pattern<'_>> {
+        patterns
+            .iter()
+            .map(|p| Pattern { bytes: Cow::Borrowed(p), syntax: Syntax::Glob })
+            .collect()
+    }
+
     fn engine(patterns: &[&str]) -> PrefixEngine {
         let patterns: Vec<Pattern> = patterns
             .iter()
@@ -1130,13 +1138,7 @@ mod tests {
                 }
                 patterns.push(p);
             }
-            let patterns: Vec<Pattern> = patterns
-                .iter()
-                .map(|p| Pattern {
-                    bytes: Cow::Borrowed(p),
-                    syntax: Syntax::Glob,
-                })
-                .collect();
+            let patterns = globs(&patterns);
             let engine = PrefixEngine::new(&patterns).unwrap();
             hoisted += engine.tails.iter().filter(|t| t.covers > 0).count();
             let naive = super::super::NaiveEngine::new(&patterns);
@@ -1197,13 +1199,7 @@ mod tests {
                     p
                 })
                 .collect();
-            let patterns: Vec<Pattern> = patterns
-                .iter()
-                .map(|p| Pattern {
-                    bytes: Cow::Borrowed(p),
-                    syntax: Syntax::Glob,
-                })
-                .collect();
+            let patterns = globs(&patterns);
             let engine = PrefixEngine::new(&patterns).unwrap();
             let got = match engine.tails[0].ac {
                 Some(Ac::Nfa(_)) => "nfa",
