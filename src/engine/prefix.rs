@@ -1,6 +1,7 @@
 //! The default engine: a DFA over the patterns' literal prefixes (a trie),
-//! with the wildcard tails of the patterns compiled into dense DFAs that
-//! hang off the trie nodes where their prefixes end.
+//! with the wildcard tails of the patterns found by Aho-Corasick automata
+//! (over their first literals, see [`firsts`](super::firsts)) that hang
+//! off the trie nodes where their prefixes end.
 //!
 //! Most robots.txt rules are literal prefixes (`Disallow: /cgi-bin/`), and
 //! even wildcard rules almost always start with one (`/b/*_pgn=`). A trie
@@ -9,7 +10,8 @@
 //! stops at the first byte where the path leaves every prefix. Only the
 //! tails after a pattern's first `*` need a real determinization, and only
 //! together with the other tails of the same prefix, so one path runs at
-//! most the tail automata of the prefixes it actually has.
+//! most the tail automata of the prefixes it actually has (and fewer: a
+//! node's automaton may hold the few tails of the nodes just above it).
 //!
 //! Every node knows the lowest priority tag in its subtree (its `bound`):
 //! a scan that has already found a better rule stops as soon as it reaches
@@ -778,6 +780,7 @@ impl Tails {
 
     fn memory_usage(&self) -> usize {
         self.ac.as_ref().map_or(0, |ac| ac.memory_usage())
+            + self.reports.len() * std::mem::size_of::<Report>()
             + self
                 .entries
                 .iter()
