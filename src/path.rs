@@ -237,14 +237,10 @@ fn normalize_rfc9309_path(bytes: &[u8], out: &mut Vec<u8>) {
 static HEX_DIGIT: [u8; 256] = {
     let mut t = [16u8; 256];
     let mut b = 0;
-    while b < 10 {
-        t[b'0' as usize + b] = b as u8;
-        b += 1;
-    }
-    b = 0;
-    while b < 6 {
-        t[b'a' as usize + b] = 10 + b as u8;
-        t[b'A' as usize + b] = 10 + b as u8;
+    while b < 256 {
+        if let Some(v) = hex_val(b as u8) {
+            t[b] = v;
+        }
         b += 1;
     }
     t
@@ -300,7 +296,7 @@ fn push_escape(out: &mut Vec<u8>, b: u8) {
     ]);
 }
 
-fn hex_val(b: u8) -> Option<u8> {
+const fn hex_val(b: u8) -> Option<u8> {
     match b {
         b'0'..=b'9' => Some(b - b'0'),
         b'a'..=b'f' => Some(b - b'a' + 10),

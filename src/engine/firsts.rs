@@ -31,14 +31,10 @@ pub(super) trait Firsts {
     fn is_match(&self, sid: State) -> bool;
     /// How many literals `sid` reports.
     fn match_len(&self, sid: State) -> usize;
-    /// The pattern index of the `k`th literal `sid` reports.
-    fn match_pattern(&self, sid: State, k: usize) -> usize;
-    /// Where the `k`th literal `sid` reports is in [`Firsts::report_order`].
+    /// Where the `k`th literal `sid` reports is: its place in
+    /// [`FirstsDfa::report_order`] for a table, its pattern index for the
+    /// crate's NFA.
     fn match_slot(&self, sid: State, k: usize) -> usize;
-    /// The pattern index of every report, in an order where each match
-    /// state's are next to one another, if the automaton has one;
-    /// otherwise [`Firsts::match_slot`] is the pattern index.
-    fn report_order(&self) -> Option<&[u32]>;
 }
 
 /// The integers a table can hold states in.
@@ -207,6 +203,12 @@ impl<C: Cell> FirstsDfa<C> {
     fn range(&self, sid: State) -> (u32, u32) {
         self.ranges[(sid / self.stride) as usize]
     }
+
+    /// The pattern index of every report, each match state's next to one
+    /// another: [`Firsts::match_slot`] is a place in this list.
+    pub(super) fn report_order(&self) -> &[u32] {
+        &self.patterns
+    }
 }
 
 impl<C: Cell> Firsts for FirstsDfa<C> {
@@ -243,17 +245,8 @@ impl<C: Cell> Firsts for FirstsDfa<C> {
     }
 
     #[inline(always)]
-    fn match_pattern(&self, sid: State, k: usize) -> usize {
-        self.patterns[self.match_slot(sid, k)] as usize
-    }
-
-    #[inline(always)]
     fn match_slot(&self, sid: State, k: usize) -> usize {
         self.range(sid).0 as usize + k
-    }
-
-    fn report_order(&self) -> Option<&[u32]> {
-        Some(&self.patterns)
     }
 }
 
@@ -284,18 +277,9 @@ impl Firsts for nfa::contiguous::NFA {
     }
 
     #[inline(always)]
-    fn match_pattern(&self, sid: State, k: usize) -> usize {
+    fn match_slot(&self, sid: State, k: usize) -> usize {
         let sid = StateID::new_unchecked(sid as usize);
         Automaton::match_pattern(self, sid, k).as_usize()
-    }
-
-    #[inline(always)]
-    fn match_slot(&self, sid: State, k: usize) -> usize {
-        Firsts::match_pattern(self, sid, k)
-    }
-
-    fn report_order(&self) -> Option<&[u32]> {
-        None
     }
 }
 
@@ -335,7 +319,10 @@ mod tests {
                         .map(|k| ac.match_pattern(want, k).as_usize())
                         .collect();
                     let g: Vec<usize> = (0..table.match_len(got))
-                        .map(|k| table.match_pattern(got, k))
+                        .map(|k| {
+                            table.report_order()[table.match_slot(got, k)]
+                                as usize
+                        })
                         .collect();
                     assert_eq!(g, w, "{:?}", String::from_utf8_lossy(hay));
                 }

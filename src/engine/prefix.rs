@@ -759,11 +759,11 @@ impl Tails {
             .map_err(|e| e.to_string())?;
             Some(ac)
         };
+        // In the order of `Firsts::match_slot`.
         let order = match &ac {
-            Some(Ac::Dfa16(a)) => a.report_order(),
-            Some(Ac::Dfa32(a)) => a.report_order(),
-            Some(Ac::Nfa(a)) => a.report_order(),
-            None => None,
+            Some(Ac::Dfa16(a)) => Some(a.report_order()),
+            Some(Ac::Dfa32(a)) => Some(a.report_order()),
+            Some(Ac::Nfa(_)) | None => None,
         };
         let reports = match order {
             Some(order) => order
