@@ -208,7 +208,10 @@ impl MatcherBuilder {
             order.sort_unstable();
         }
         let place = |k: &u128| *k as u64 as usize;
-        let pattern_rule = order.iter().map(|k| tagged[place(k)].2).collect();
+        let pattern_rule = order
+            .iter()
+            .map(|k| (tagged[place(k)].2, tagged[place(k)].1))
+            .collect();
         let patterns: Vec<Pattern> = order
             .iter()
             .map(|k| Pattern {
@@ -248,8 +251,12 @@ fn google_index_directory(pattern: &[u8]) -> Option<Vec<u8>> {
 pub struct Matcher {
     rules: RuleSet,
     engine: Engine,
-    /// For each engine pattern ID, the index of its rule.
-    pattern_rule: Vec<u32>,
+    /// For each engine pattern ID, the index of its rule and whether the
+    /// rule allows.
+    ///
+    /// PERF: the verdict is read here rather than from the rule, whose
+    /// 40 bytes (ebay.com's group has 497 rules) were often a cache miss.
+    pattern_rule: Vec<(u32, bool)>,
 }
 
 impl Matcher {
@@ -370,11 +377,8 @@ impl Matcher {
         match self.engine.find(path, cache) {
             None => Verdict { allowed: true, reason: Reason::NoMatchingRule },
             Some(id) => {
-                let rule = self.pattern_rule[id as usize];
-                Verdict {
-                    allowed: self.rules.rules()[rule as usize].is_allow(),
-                    reason: Reason::Rule(rule),
-                }
+                let (rule, allowed) = self.pattern_rule[id as usize];
+                Verdict { allowed, reason: Reason::Rule(rule) }
             }
         }
     }
