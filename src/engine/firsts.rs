@@ -19,7 +19,10 @@ use aho_corasick::automaton::{Automaton, StateID};
 use aho_corasick::{nfa, Anchored};
 
 /// A state: the offset of its row in the table.
-pub(super) type State = u32;
+///
+/// PERF: a `usize`, so the walk uses the loaded cell as an index as it
+/// is, with no extension between one load and the next.
+pub(super) type State = usize;
 
 /// The walk's view of an automaton over first literals.
 pub(super) trait Firsts {
@@ -63,7 +66,7 @@ impl Cell for u32 {
     }
     #[inline(always)]
     fn get(self) -> State {
-        self
+        self as State
     }
 }
 
@@ -185,8 +188,8 @@ impl<C: Cell> FirstsDfa<C> {
             table,
             classes,
             stride: stride as u32,
-            start: (rank[0] * stride) as State,
-            match_end: (ranges.len() * stride) as State,
+            start: rank[0] * stride,
+            match_end: ranges.len() * stride,
             ranges,
             patterns,
         })
@@ -201,7 +204,7 @@ impl<C: Cell> FirstsDfa<C> {
 
     #[inline(always)]
     fn range(&self, sid: State) -> (u32, u32) {
-        self.ranges[(sid / self.stride) as usize]
+        self.ranges[sid / self.stride as usize]
     }
 
     /// The pattern index of every report, each match state's next to one
@@ -224,14 +227,13 @@ impl<C: Cell> Firsts for FirstsDfa<C> {
         // load of the next state waits on the state alone, not on an
         // addition after it: that addition was a cycle of the five or six
         // each byte of the walk takes.
-        debug_assert!(sid as usize + class < self.table.len());
+        debug_assert!(sid + class < self.table.len());
         // SAFETY: `sid` is a state (the start, or a cell of the table),
         // and every state is the offset of a row of `stride` cells: the
         // table builder writes only `rank * stride` with `rank` below the
         // number of rows. `class` is below `stride`. So the cell is in
         // the table.
-        unsafe { self.table.as_ptr().add(class).add(sid as usize).read() }
-            .get()
+        unsafe { self.table.as_ptr().add(class).add(sid).read() }.get()
     }
 
     #[inline(always)]
@@ -257,28 +259,28 @@ impl Firsts for nfa::contiguous::NFA {
         let Ok(sid) = self.start_state(Anchored::No) else {
             unreachable!("the tail automata are built for unanchored search")
         };
-        sid.as_u32()
+        sid.as_usize()
     }
 
     #[inline(always)]
     fn next(&self, sid: State, byte: u8) -> State {
-        let sid = StateID::new_unchecked(sid as usize);
-        self.next_state(Anchored::No, sid, byte).as_u32()
+        let sid = StateID::new_unchecked(sid);
+        self.next_state(Anchored::No, sid, byte).as_usize()
     }
 
     #[inline(always)]
     fn is_match(&self, sid: State) -> bool {
-        Automaton::is_match(self, StateID::new_unchecked(sid as usize))
+        Automaton::is_match(self, StateID::new_unchecked(sid))
     }
 
     #[inline(always)]
     fn match_len(&self, sid: State) -> usize {
-        Automaton::match_len(self, StateID::new_unchecked(sid as usize))
+        Automaton::match_len(self, StateID::new_unchecked(sid))
     }
 
     #[inline(always)]
     fn match_slot(&self, sid: State, k: usize) -> usize {
-        let sid = StateID::new_unchecked(sid as usize);
+        let sid = StateID::new_unchecked(sid);
         Automaton::match_pattern(self, sid, k).as_usize()
     }
 }
@@ -304,7 +306,7 @@ mod tests {
         // What `next` relies on: every cell starts a row.
         let stride = table.stride as usize;
         assert!(table.table.iter().all(|c| {
-            let at = c.get() as usize;
+            let at = c.get();
             at % stride == 0 && at + stride <= table.table.len()
         }));
         for hay in hays {
