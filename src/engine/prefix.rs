@@ -24,12 +24,25 @@ use std::borrow::Cow;
 use super::firsts::{Firsts, FirstsDfa, State};
 use super::{Pattern, Syntax, NONE};
 
-#[derive(Clone, Debug)]
+/// A node of the trie as a scan reads it.
+///
+/// A node's children are consecutive nodes, so a child is found by its
+/// rank among them, with no list of child indexes to read in between.
+///
+/// PERF: 32 bytes, aligned, so that no node straddles two cache lines
+/// (they were 44 bytes, and each child was found through one more load).
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
 struct Node {
-    /// Children: the range of `child_bytes`/`child_nodes` that is this
-    /// node's, sorted by byte.
+    /// The first child, or, when the node starts a chain, the node at
+    /// the chain's end.
     first_child: u32,
-    child_len: u32,
+    child_len: u16,
+    /// When the node has one child and a chain of childless-but-one nodes
+    /// without patterns follows, the chain's length: a scan compares its
+    /// bytes at once (at most `u16::MAX`; a longer chain goes on from a
+    /// node of its own).
+    skip_len: u16,
     /// Lowest tag of a pattern that is exactly this node's prefix.
     emit: u32,
     /// Lowest tag of a pattern that is this prefix followed by `$`.
@@ -38,15 +51,38 @@ struct Node {
     tail: u32,
     /// Lowest tag of any pattern at or below this node.
     bound: u32,
-    /// When the node has one child and a chain of childless-but-one nodes
-    /// without patterns follows, the chain's bytes (`skip_bytes` range)
-    /// and the node at its end: a scan compares them at once.
+    /// Where the chain's bytes start in `skip_bytes`.
     skip_start: u32,
-    skip_len: u32,
-    skip_to: u32,
     /// For a node with more than [`NARROW`] children (and fewer than
     /// 256), its index in `wide`; else `NONE`.
     wide: u32,
+}
+
+/// A node of the trie while chains are found: its children anywhere.
+#[derive(Clone, Debug)]
+struct TrieNode {
+    /// Children: the range of `child_bytes`/`child_nodes` that is this
+    /// node's, sorted by byte.
+    first_child: u32,
+    child_len: u32,
+    emit: u32,
+    emit_end: u32,
+    tail: u32,
+    bound: u32,
+    /// The chain this node starts, if any (`skip_len` > 0): its bytes in
+    /// `skip_bytes` and the node at its end.
+    skip_start: u32,
+    skip_len: u32,
+    skip_to: u32,
+}
+
+/// The trie while chains are found, before its nodes are laid out for
+/// scans.
+struct Trie {
+    nodes: Vec<TrieNode>,
+    child_bytes: Vec<u8>,
+    child_nodes: Vec<u32>,
+    skip_bytes: Vec<u8>,
 }
 
 /// Nodes with up to this many children find a byte's child by a linear
@@ -63,8 +99,9 @@ const NARROW: usize = 8;
 #[derive(Clone, Debug)]
 pub(crate) struct PrefixEngine {
     nodes: Vec<Node>,
+    /// Per node, the byte that leads to it from its parent: a node's
+    /// children's bytes are a range of this, sorted.
     child_bytes: Vec<u8>,
-    child_nodes: Vec<u32>,
     skip_bytes: Vec<u8>,
     /// Per wide node, one more than the rank of each byte's child among
     /// the node's children, or 0 when the byte has none.
@@ -127,28 +164,27 @@ impl PrefixEngine {
                 )),
             }
         }
-        let mut engine = PrefixEngine {
+        let mut trie = Trie {
             nodes: Vec::with_capacity(tmp.len()),
             child_bytes: vec![],
             child_nodes: vec![],
             skip_bytes: vec![],
-            wide: vec![],
-            tails: vec![],
-            slots: 0,
         };
+        let mut tails = vec![];
+        let mut slots = 0;
         let mut hoist_budget = MERGE_BUDGET;
         for i in 0..tmp.len() {
             let tail = if tmp[i].tails.is_empty() {
                 NONE
             } else {
-                let tails = hoisted_tails(&tmp, i, &mut hoist_budget);
-                engine.tails.push(Tails::new(tails, &mut engine.slots)?);
-                (engine.tails.len() - 1) as u32
+                let hoisted = hoisted_tails(&tmp, i, &mut hoist_budget);
+                tails.push(Tails::new(hoisted, &mut slots)?);
+                (tails.len() - 1) as u32
             };
             let t = &mut tmp[i];
             t.children.sort_unstable();
-            engine.nodes.push(Node {
-                first_child: engine.child_bytes.len() as u32,
+            trie.nodes.push(TrieNode {
+                first_child: trie.child_bytes.len() as u32,
                 child_len: t.children.len() as u32,
                 emit: t.emit,
                 emit_end: t.emit_end,
@@ -157,167 +193,50 @@ impl PrefixEngine {
                 skip_start: 0,
                 skip_len: 0,
                 skip_to: 0,
-                wide: NONE,
             });
             for &(b, c) in &t.children {
-                engine.child_bytes.push(b);
-                engine.child_nodes.push(c);
+                trie.child_bytes.push(b);
+                trie.child_nodes.push(c);
             }
         }
         // Children come after their parents, so one backward pass settles
         // every bound.
-        for i in (0..engine.nodes.len()).rev() {
-            let n = &engine.nodes[i];
+        for i in (0..trie.nodes.len()).rev() {
+            let n = &trie.nodes[i];
             // The node's own tails: its automaton may hold upper ones.
             let own = tmp[i].tails.iter().map(|t| t.0).min().unwrap_or(NONE);
             let mut bound = n.emit.min(n.emit_end).min(own);
             let children =
                 n.first_child as usize..(n.first_child + n.child_len) as usize;
-            for &c in &engine.child_nodes[children] {
-                bound = bound.min(engine.nodes[c as usize].bound);
+            for &c in &trie.child_nodes[children] {
+                bound = bound.min(trie.nodes[c as usize].bound);
             }
-            engine.nodes[i].bound = bound;
+            trie.nodes[i].bound = bound;
         }
-        engine.compress_chains();
-        // Room for `chain_matches` to read a word from any chain's start.
-        engine.skip_bytes.extend_from_slice(&[0; 8]);
-        engine.drop_chain_nodes();
-        engine.index_wide_nodes();
-        Ok(engine)
-    }
-
-    /// Gives each node with more than [`NARROW`] children its table.
-    ///
-    /// N.B. A node with all 256 children (hostile files only) keeps the
-    /// linear search: its ranks would not fit a byte.
-    fn index_wide_nodes(&mut self) {
-        for n in &mut self.nodes {
-            let len = n.child_len as usize;
-            if len <= NARROW || len > 255 {
-                continue;
-            }
-            let lo = n.first_child as usize;
-            let mut table = [0u8; 256];
-            for (i, &b) in self.child_bytes[lo..lo + len].iter().enumerate() {
-                table[usize::from(b)] = i as u8 + 1;
-            }
-            n.wide = self.wide.len() as u32;
-            self.wide.push(table);
-        }
-    }
-
-    /// Keeps only the nodes a scan can stand on: the nodes inside a
-    /// compressed chain are crossed by one comparison and never visited,
-    /// and in most robots.txt files they are most of the trie (a rule's
-    /// bytes after the last place it branches from the others).
-    ///
-    /// PERF: in crawl mode, where thousands of robots.txt files stay
-    /// compiled at once, this is what bounds how many fit in the cache.
-    fn drop_chain_nodes(&mut self) {
-        let mut index = vec![NONE; self.nodes.len()];
-        let mut order: Vec<u32> = vec![0];
-        index[0] = 0;
-        let mut at = 0;
-        while at < order.len() {
-            let n = &self.nodes[order[at] as usize];
-            at += 1;
-            let next: &[u32] = if n.skip_len > 0 {
-                std::slice::from_ref(&n.skip_to)
-            } else {
-                let first = n.first_child as usize;
-                &self.child_nodes[first..first + n.child_len as usize]
-            };
-            for &c in next {
-                if index[c as usize] == NONE {
-                    index[c as usize] = order.len() as u32;
-                    order.push(c);
-                }
-            }
-        }
-        if order.len() == self.nodes.len() {
-            return;
-        }
-        let mut nodes = Vec::with_capacity(order.len());
-        let mut child_bytes = vec![];
-        let mut child_nodes = vec![];
-        for &old in &order {
-            let mut n = self.nodes[old as usize].clone();
-            if n.skip_len > 0 {
-                n.skip_to = index[n.skip_to as usize];
-                n.first_child = 0;
-                n.child_len = 0;
-            } else {
-                let first = n.first_child as usize;
-                let range = first..first + n.child_len as usize;
-                n.first_child = child_bytes.len() as u32;
-                child_bytes
-                    .extend_from_slice(&self.child_bytes[range.clone()]);
-                child_nodes.extend(
-                    self.child_nodes[range].iter().map(|&c| index[c as usize]),
-                );
-            }
-            nodes.push(n);
-        }
-        self.nodes = nodes;
-        self.child_bytes = child_bytes;
-        self.child_nodes = child_nodes;
-    }
-
-    /// Gives every node that a scan can stand on and that starts a chain
-    /// of single-child nodes without patterns the chain's bytes, so a scan
-    /// crosses the chain with one comparison.
-    fn compress_chains(&mut self) {
-        let has_payload =
-            |n: &Node| n.emit != NONE || n.emit_end != NONE || n.tail != NONE;
-        let mut stack = vec![0u32];
-        while let Some(i) = stack.pop() {
-            let n = &self.nodes[i as usize];
-            let first = n.first_child as usize;
-            if n.child_len != 1 {
-                stack.extend(
-                    &self.child_nodes[first..first + n.child_len as usize],
-                );
-                continue;
-            }
-            let start = self.skip_bytes.len();
-            self.skip_bytes.push(self.child_bytes[first]);
-            let mut to = self.child_nodes[first];
-            loop {
-                let c = &self.nodes[to as usize];
-                if has_payload(c) || c.child_len != 1 {
-                    break;
-                }
-                let f = c.first_child as usize;
-                self.skip_bytes.push(self.child_bytes[f]);
-                to = self.child_nodes[f];
-            }
-            let n = &mut self.nodes[i as usize];
-            n.skip_start = start as u32;
-            n.skip_len = (self.skip_bytes.len() - start) as u32;
-            n.skip_to = to;
-            stack.push(to);
-        }
+        trie.compress_chains();
+        Ok(trie.lay_out(tails, slots))
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
         self.nodes.len() * std::mem::size_of::<Node>()
-            + self.child_bytes.len() * 5
+            + self.child_bytes.len()
             + self.skip_bytes.len()
             + self.wide.len() * 256
             + self.tails.iter().map(|t| t.memory_usage()).sum::<usize>()
     }
 
     #[inline]
-    fn child(&self, node: &Node, byte: u8) -> Option<u32> {
-        let lo = node.first_child as usize;
+    fn child(&self, node: &Node, byte: u8) -> Option<usize> {
+        let first = node.first_child as usize;
         let i = if node.wide == NONE {
-            let bytes = &self.child_bytes[lo..lo + node.child_len as usize];
+            let len = usize::from(node.child_len);
+            let bytes = &self.child_bytes[first..first + len];
             bytes.iter().position(|&b| b == byte)?
         } else {
             let rank = self.wide[node.wide as usize][usize::from(byte)];
             usize::from(rank.checked_sub(1)?)
         };
-        Some(self.child_nodes[lo + i])
+        Some(first + i)
     }
 
     /// Whether `hay` starts with the chain of bytes that `node` skips.
@@ -328,7 +247,7 @@ impl PrefixEngine {
     #[inline]
     fn chain_matches(&self, node: &Node, hay: &[u8]) -> bool {
         let start = node.skip_start as usize;
-        let len = node.skip_len as usize;
+        let len = usize::from(node.skip_len);
         if let (Some(h), true) = (hay.first_chunk::<8>(), len <= 8) {
             // N.B. `skip_bytes` ends with 8 bytes of padding, so every
             // chain has a word to read from its start.
@@ -394,23 +313,146 @@ impl PrefixEngine {
                 cache.pending.push((node.tail, pos as u32));
             }
             if node.skip_len > 0 {
-                let len = node.skip_len as usize;
                 if !self.chain_matches(node, &path[pos..]) {
                     return best;
                 }
-                pos += len;
-                node = &self.nodes[node.skip_to as usize];
+                pos += usize::from(node.skip_len);
+                node = &self.nodes[node.first_child as usize];
                 continue;
             }
             let Some(&b) = path.get(pos) else {
                 return best;
             };
             match self.child(node, b) {
-                Some(c) => node = &self.nodes[c as usize],
+                Some(c) => node = &self.nodes[c],
                 None => return best,
             }
             pos += 1;
         }
+    }
+}
+
+impl Trie {
+    /// Gives every node that a scan can stand on and that starts a chain
+    /// of single-child nodes without patterns the chain's bytes, so a scan
+    /// crosses the chain with one comparison.
+    fn compress_chains(&mut self) {
+        let has_payload = |n: &TrieNode| {
+            n.emit != NONE || n.emit_end != NONE || n.tail != NONE
+        };
+        let mut stack = vec![0u32];
+        while let Some(i) = stack.pop() {
+            let n = &self.nodes[i as usize];
+            let first = n.first_child as usize;
+            if n.child_len != 1 {
+                stack.extend(
+                    &self.child_nodes[first..first + n.child_len as usize],
+                );
+                continue;
+            }
+            let start = self.skip_bytes.len();
+            self.skip_bytes.push(self.child_bytes[first]);
+            let mut to = self.child_nodes[first];
+            loop {
+                let c = &self.nodes[to as usize];
+                let full =
+                    self.skip_bytes.len() - start == usize::from(u16::MAX);
+                if has_payload(c) || c.child_len != 1 || full {
+                    break;
+                }
+                let f = c.first_child as usize;
+                self.skip_bytes.push(self.child_bytes[f]);
+                to = self.child_nodes[f];
+            }
+            let n = &mut self.nodes[i as usize];
+            n.skip_start = start as u32;
+            n.skip_len = (self.skip_bytes.len() - start) as u32;
+            n.skip_to = to;
+            stack.push(to);
+        }
+    }
+
+    /// The nodes a scan can stand on, laid out for it: breadth first, so
+    /// that a node's children are consecutive.
+    ///
+    /// The nodes inside a compressed chain are crossed by one comparison
+    /// and never visited, and in most robots.txt files they are most of
+    /// the trie (a rule's bytes after the last place it branches from the
+    /// others): they are left out.
+    ///
+    /// PERF: in crawl mode, where thousands of robots.txt files stay
+    /// compiled at once, this is what bounds how many fit in the cache.
+    fn lay_out(self, tails: Vec<Tails>, slots: u32) -> PrefixEngine {
+        // Each kept node's new index, and the kept nodes in that order,
+        // with the byte that leads to each.
+        let mut index = vec![NONE; self.nodes.len()];
+        let mut order: Vec<(u32, u8)> = vec![(0, 0)];
+        index[0] = 0;
+        let mut at = 0;
+        while at < order.len() {
+            let n = &self.nodes[order[at].0 as usize];
+            at += 1;
+            let first = n.first_child as usize;
+            let (next, bytes) = if n.skip_len > 0 {
+                // The byte is never read: a chain's end has no siblings.
+                (std::slice::from_ref(&n.skip_to), &[0][..])
+            } else {
+                let range = first..first + n.child_len as usize;
+                (&self.child_nodes[range.clone()], &self.child_bytes[range])
+            };
+            for (&c, &b) in next.iter().zip(bytes) {
+                debug_assert_eq!(index[c as usize], NONE, "a tree");
+                index[c as usize] = order.len() as u32;
+                order.push((c, b));
+            }
+        }
+        let mut engine = PrefixEngine {
+            nodes: Vec::with_capacity(order.len()),
+            child_bytes: order.iter().map(|&(_, b)| b).collect(),
+            skip_bytes: self.skip_bytes,
+            wide: vec![],
+            tails,
+            slots,
+        };
+        // Room for `chain_matches` to read a word from any chain's start.
+        engine.skip_bytes.extend_from_slice(&[0; 8]);
+        for &(old, _) in &order {
+            let n = &self.nodes[old as usize];
+            let (first_child, child_len) = if n.skip_len > 0 {
+                (index[n.skip_to as usize], 0)
+            } else if n.child_len > 0 {
+                let first = self.child_nodes[n.first_child as usize];
+                (index[first as usize], n.child_len as u16)
+            } else {
+                (0, 0)
+            };
+            let wide = if child_len as usize > NARROW && child_len < 256 {
+                let mut table = [0u8; 256];
+                let lo = first_child as usize;
+                let bytes = &engine.child_bytes[lo..lo + child_len as usize];
+                for (i, &b) in bytes.iter().enumerate() {
+                    table[usize::from(b)] = i as u8 + 1;
+                }
+                engine.wide.push(table);
+                (engine.wide.len() - 1) as u32
+            } else {
+                // N.B. A node with all 256 children (hostile files only)
+                // keeps the linear search: its ranks would not fit a byte.
+                NONE
+            };
+            engine.nodes.push(Node {
+                first_child,
+                child_len,
+                skip_len: n.skip_len as u16,
+                emit: n.emit,
+                emit_end: n.emit_end,
+                tail: n.tail,
+                bound: n.bound,
+                skip_start: n.skip_start,
+                wide,
+            });
+        }
+        engine
     }
 }
 
@@ -1297,6 +1339,31 @@ mod tests {
                 }
             }
             assert!(matched > count / 5, "{kind}: {matched}");
+        }
+    }
+
+    /// A chain longer than a node can note goes on from a node of its own,
+    /// and is still crossed whole.
+    #[test]
+    fn chains_past_u16_go_on_from_a_node() {
+        let long: Vec<u8> =
+            (0..140_000u32).map(|i| b"abcdefgh"[i as usize % 8]).collect();
+        let mut pattern = b"/".to_vec();
+        pattern.extend_from_slice(&long);
+        let e = engine(&[std::str::from_utf8(&pattern).unwrap(), "/x"]);
+        // The root, `/` (where the rules branch), `/a` and `/x`, the two
+        // nodes where the chain goes on, and its end.
+        assert_eq!(e.nodes.len(), 7);
+        let mut cache = PrefixCache::default();
+        assert_eq!(e.find(&pattern, &mut cache), 0);
+        let mut longer = pattern.clone();
+        longer.push(b'z');
+        assert_eq!(e.find(&longer, &mut cache), 0);
+        assert_eq!(e.find(&pattern[..pattern.len() - 1], &mut cache), NONE);
+        for at in [1, 65_535, 65_536, 65_537, 131_071, 131_072, 139_999] {
+            let mut wrong = pattern.clone();
+            wrong[at] = b'z';
+            assert_eq!(e.find(&wrong, &mut cache), NONE, "{at}");
         }
     }
 
