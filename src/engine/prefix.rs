@@ -725,21 +725,32 @@ impl Visited {
     }
 
     /// True when `sid` was not in the set yet.
+    ///
+    /// PERF: the short list inline, the hash set apart: as one call this
+    /// was 1.7% of ebay.com's time.
     #[inline]
     fn insert(&mut self, sid: State) -> bool {
-        if !self.many.is_empty() {
-            return self.many.insert(sid);
+        if !self.many.is_empty() || self.few.len() == Visited::FEW {
+            return self.insert_many(sid);
         }
         if self.few.contains(&sid) {
             return false;
         }
-        if self.few.len() < Visited::FEW {
-            self.few.push(sid);
-        } else {
-            self.many.extend(self.few.drain(..));
-            self.many.insert(sid);
-        }
+        self.few.push(sid);
         true
+    }
+
+    /// [`Visited::insert`] once the list is full: into the hash set.
+    #[cold]
+    #[inline(never)]
+    fn insert_many(&mut self, sid: State) -> bool {
+        if self.many.is_empty() {
+            if self.few.contains(&sid) {
+                return false;
+            }
+            self.many.extend(self.few.drain(..));
+        }
+        self.many.insert(sid)
     }
 }
 
