@@ -239,27 +239,6 @@ impl PrefixEngine {
         Some(first + i)
     }
 
-    /// Whether `hay` starts with the chain of bytes that `node` skips.
-    ///
-    /// PERF: chains are short (ebay.com's average under 3 bytes), and
-    /// comparing them as one masked word where `hay` has a word to read
-    /// saves a call to `memcmp` per chain.
-    #[inline]
-    fn chain_matches(&self, node: &Node, hay: &[u8]) -> bool {
-        let start = node.skip_start as usize;
-        let len = usize::from(node.skip_len);
-        if let (Some(h), true) = (hay.first_chunk::<8>(), len <= 8) {
-            // N.B. `skip_bytes` ends with 8 bytes of padding, so every
-            // chain has a word to read from its start.
-            let c = self.skip_bytes[start..start + 8].try_into();
-            let c = u64::from_le_bytes(c.expect("8 bytes"));
-            let h = u64::from_le_bytes(*h);
-            let mask = u64::MAX >> (64 - 8 * len);
-            return (h ^ c) & mask == 0;
-        }
-        hay.starts_with(&self.skip_bytes[start..start + len])
-    }
-
     /// The lowest tag of a pattern that matches `path`, or `NONE`.
     ///
     /// The trie is walked first; the tails met on the way are only
@@ -313,7 +292,10 @@ impl PrefixEngine {
                 cache.pending.push((node.tail, pos as u32));
             }
             if node.skip_len > 0 {
-                if !self.chain_matches(node, &path[pos..]) {
+                let start = node.skip_start as usize;
+                let chain = &self.skip_bytes
+                    [start..start + usize::from(node.skip_len)];
+                if !path[pos..].starts_with(chain) {
                     return best;
                 }
                 pos += usize::from(node.skip_len);
@@ -414,8 +396,6 @@ impl Trie {
             tails,
             slots,
         };
-        // Room for `chain_matches` to read a word from any chain's start.
-        engine.skip_bytes.extend_from_slice(&[0; 8]);
         for &(old, _) in &order {
             let n = &self.nodes[old as usize];
             let (first_child, child_len) = if n.skip_len > 0 {
@@ -1204,9 +1184,8 @@ mod tests {
         PrefixEngine::new(&patterns).unwrap()
     }
 
-    /// Chains of 1 to 12 bytes, compared as a word or byte by byte as the
-    /// path leaves room: a path that leaves a chain at any byte, or ends
-    /// inside it, matches only what the naive engine matches.
+    /// Chains of 1 to 12 bytes: a path that leaves a chain at any byte, or
+    /// ends inside it, matches only what the naive engine matches.
     #[test]
     fn chains_of_every_length_agree_with_naive() {
         let long = b"/abcdefghijkl";
