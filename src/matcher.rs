@@ -55,7 +55,13 @@ impl Verdict {
 
     /// `allowed` or `disallowed`.
     pub fn name(self) -> &'static str {
-        if self.allowed {
+        Verdict::name_of(self.allowed)
+    }
+
+    /// The name of the verdict that allows or not, for tables built at
+    /// compile time.
+    pub(crate) const fn name_of(allowed: bool) -> &'static str {
+        if allowed {
             "allowed"
         } else {
             "disallowed"
@@ -210,7 +216,10 @@ impl MatcherBuilder {
         let place = |k: &u128| *k as u64 as usize;
         let pattern_rule = order
             .iter()
-            .map(|k| (tagged[place(k)].2, tagged[place(k)].1))
+            .map(|k| {
+                let (_, allow, rule, _) = &tagged[place(k)];
+                (*rule, *allow)
+            })
             .collect();
         let patterns: Vec<Pattern> = order
             .iter()

@@ -86,19 +86,37 @@ impl CsvRender {
     /// URLs: 1,451 -> 1,437 instructions a URL).
     #[inline]
     fn end_row(&mut self, verdicts: &[Verdict]) {
-        const ALLOWED: &[u8; 16] = b",allowed\0\0\0\0\0\0\0\0";
-        const DISALLOWED: &[u8; 16] = b",disallowed\0\0\0\0\0";
+        const ALLOWED: VerdictField = VerdictField::new(true);
+        const DISALLOWED: VerdictField = VerdictField::new(false);
         for verdict in verdicts {
-            let (block, len) = if verdict.is_allowed() {
-                (ALLOWED, 8)
-            } else {
-                (DISALLOWED, 11)
-            };
+            let field =
+                if verdict.is_allowed() { &ALLOWED } else { &DISALLOWED };
             let at = self.buf.len();
-            self.buf.extend_from_slice(block);
-            self.buf.truncate(at + len);
+            self.buf.extend_from_slice(&field.block);
+            self.buf.truncate(at + field.len);
         }
         self.buf.push(b'\n');
+    }
+}
+
+/// A verdict's CSV field, `,` and its name, in a block of a fixed size.
+struct VerdictField {
+    block: [u8; 16],
+    /// The bytes of `block` that are the field.
+    len: usize,
+}
+
+impl VerdictField {
+    const fn new(allowed: bool) -> VerdictField {
+        let name = Verdict::name_of(allowed).as_bytes();
+        let mut block = [0u8; 16];
+        block[0] = b',';
+        let mut i = 0;
+        while i < name.len() {
+            block[1 + i] = name[i];
+            i += 1;
+        }
+        VerdictField { block, len: 1 + name.len() }
     }
 }
 

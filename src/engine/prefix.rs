@@ -1184,13 +1184,14 @@ mod tests {
         PrefixEngine::new(&patterns).unwrap()
     }
 
-    /// Chains of 1 to 12 bytes: a path that leaves a chain at any byte, or
-    /// ends inside it, matches only what the naive engine matches.
+    /// Chains of up to 11 bytes: a path that leaves a chain at any byte,
+    /// or ends inside it, matches only what the naive engine matches.
     #[test]
     fn chains_of_every_length_agree_with_naive() {
         let long = b"/abcdefghijkl";
         for len in 1..long.len() {
-            // `/x` makes the root branch, so `/`'s chain is `len` bytes.
+            // `/x` makes `/` branch, so the chain below `/a` is the
+            // pattern's last `len - 1` bytes.
             let p = [long[..=len].to_vec(), b"/x".to_vec()];
             let patterns = globs(&p);
             let engine = PrefixEngine::new(&patterns).unwrap();
