@@ -12,7 +12,9 @@ scans cost more than matching the path on most robots.txt files.
 [`UrlLines`] asks them all at once: it classifies a window of the chunk,
 sixteen bytes per step (SSE2 on x86-64, a byte at a time elsewhere), into
 one bitmap per byte class, and then answers each question for a line with
-a shift and a count of trailing zeros. Lines that do not fit a window (a
+a shift and a count of trailing zeros. A line shorter than 64 bytes (most
+URLs) takes one word of each bitmap, and its questions are masks of those
+words. Lines that do not fit a window (a
 few KiB) are handled by the same scans [`for_each_line`] and
 [`extract_path`](crate::extract_path) use, and every line gets exactly the
 answers those give.
@@ -116,55 +118,136 @@ impl<'c> UrlLines<'c> {
         }
     }
 
-    /// The line from `start` to `end`, every question answered from the
-    /// window, which holds it.
+    /// The line from `start` to `end`, every question answered from
+    /// `bits`: the window's bitmaps, seen from the line's start.
     #[inline]
-    fn line(&self, start: usize, end: usize, newline: bool) -> UrlLine<'c> {
+    fn line<B: LineBits>(
+        &self,
+        bits: &B,
+        start: usize,
+        end: usize,
+        newline: bool,
+    ) -> UrlLine<'c> {
         let mut end = end;
         if newline && end > start && self.chunk[end - 1] == b'\r' {
             end -= 1;
         }
         let text = &self.chunk[start..end];
-        let (from, to) = (start - self.base, end - self.base);
-        let plain = !any(&self.masks[ESC], from, to);
+        let to = end - start;
+        let plain = !bits.any(ESC, 0, to);
         let host = if text.starts_with(b"//") { 2 } else { 0 };
         let hay = &text[host..];
         let path_start = if hay.starts_with(b"https://") {
-            self.authority_end(from + host + 8, to)
+            authority_end(bits, host + 8, to)
         } else if hay.starts_with(b"http://") {
-            self.authority_end(from + host + 7, to)
+            authority_end(bits, host + 7, to)
         } else if hay.first() == Some(&b'/') {
-            Some(from + host)
+            Some(host)
         } else {
-            path_start_general(hay).map(|i| from + host + i)
+            path_start_general(hay).map(|i| host + i)
         };
         let Some(path_start) = path_start else {
             return UrlLine { text, path: ROOT, flags: 0, plain };
         };
-        let path_end = first(&self.masks[HASH], path_start, to).unwrap_or(to);
+        let path_end = bits.first(HASH, path_start, to).unwrap_or(to);
         let mut flags = 0;
-        if any(&self.masks[PCT], path_start, path_end) {
+        if bits.any(PCT, path_start, path_end) {
             flags |= SPECIAL_PERCENT;
         }
-        if any(&self.masks[RFC], path_start, path_end) {
+        if bits.any(RFC, path_start, path_end) {
             flags |= SPECIAL_RFC9309;
         }
-        let rest = &self.chunk[self.base + path_start..self.base + path_end];
+        let rest = &text[path_start..path_end];
         let path = UrlPath { slash: rest[0] != b'/', rest };
         UrlLine { text, path, flags, plain }
     }
+}
 
-    /// Where the path starts after an authority that starts at `from`
-    /// (window positions), or `None` when a `#` or the line's end comes
-    /// first.
+/// Where the path starts after an authority that starts at `from`, or
+/// `None` when a `#` or the line's end (`to`) comes first.
+#[inline]
+fn authority_end<B: LineBits>(
+    bits: &B,
+    from: usize,
+    to: usize,
+) -> Option<usize> {
+    if from >= to {
+        return None;
+    }
+    let i = bits.first(AUTH, from, to)?;
+    (!bits.is(HASH, i)).then_some(i)
+}
+
+/// The classes of a line's bytes, by position from the line's start.
+trait LineBits {
+    /// The first position in `from..to` of a byte of class `class`.
+    fn first(&self, class: usize, from: usize, to: usize) -> Option<usize>;
+    /// Whether a byte in `from..to` is of class `class`.
+    fn any(&self, class: usize, from: usize, to: usize) -> bool;
+    /// Whether the byte at `at` is of class `class`.
+    fn is(&self, class: usize, at: usize) -> bool;
+}
+
+/// A line anywhere in the window, which holds it: each question is a
+/// search of a class's bitmap.
+struct InWindow<'m> {
+    masks: &'m Masks,
+    /// The line's start, a position in the window.
+    at: usize,
+}
+
+impl LineBits for InWindow<'_> {
     #[inline]
-    fn authority_end(&self, from: usize, to: usize) -> Option<usize> {
-        if from >= to {
-            return None;
-        }
-        let i = first(&self.masks[AUTH], from, to)?;
-        let hash = self.masks[HASH][i / 64] >> (i % 64) & 1 != 0;
-        (!hash).then_some(i)
+    fn first(&self, class: usize, from: usize, to: usize) -> Option<usize> {
+        let i = first(&self.masks[class], self.at + from, self.at + to)?;
+        Some(i - self.at)
+    }
+
+    #[inline]
+    fn any(&self, class: usize, from: usize, to: usize) -> bool {
+        any(&self.masks[class], self.at + from, self.at + to)
+    }
+
+    #[inline]
+    fn is(&self, class: usize, at: usize) -> bool {
+        bits_from(&self.masks[class], self.at + at) & 1 != 0
+    }
+}
+
+/// A line of fewer than 64 bytes: each class is one word, read once.
+///
+/// PERF: most URLs are that short, and each question of a long line's
+/// searches (a shift of two words, a loop) was asked anew: ebay.com's
+/// lines took 196 instructions each to answer.
+struct Short {
+    words: [u64; CLASSES],
+}
+
+impl Short {
+    /// The bits of positions `from..to` (at most 64).
+    #[inline]
+    fn span(from: usize, to: usize) -> u64 {
+        debug_assert!(from <= to && to <= 64);
+        let below = |n: usize| if n >= 64 { u64::MAX } else { (1 << n) - 1 };
+        below(to) & !below(from)
+    }
+}
+
+impl LineBits for Short {
+    #[inline]
+    fn first(&self, class: usize, from: usize, to: usize) -> Option<usize> {
+        let bits = self.words[class] & Short::span(from, to);
+        (bits != 0).then(|| bits.trailing_zeros() as usize)
+    }
+
+    #[inline]
+    fn any(&self, class: usize, from: usize, to: usize) -> bool {
+        self.words[class] & Short::span(from, to) != 0
+    }
+
+    #[inline]
+    fn is(&self, class: usize, at: usize) -> bool {
+        self.words[class] >> at & 1 != 0
     }
 }
 
@@ -180,6 +263,19 @@ impl<'c> Iterator for UrlLines<'c> {
         if start >= self.chunk.len() {
             return None;
         }
+        if start >= self.base && start < self.base + self.len {
+            let at = start - self.base;
+            let nl = bits_from(&self.masks[NL], at);
+            if nl != 0 {
+                // The line ends within 64 bytes: its classes are a word
+                // each.
+                let end = start + nl.trailing_zeros() as usize;
+                let words =
+                    std::array::from_fn(|c| bits_from(&self.masks[c], at));
+                self.pos = end + 1;
+                return Some(self.line(&Short { words }, start, end, true));
+            }
+        }
         let mut found = self.end_in_window(start);
         let floor = start & !63;
         if found.is_none() && (self.base != floor || self.len == 0) {
@@ -191,7 +287,8 @@ impl<'c> Iterator for UrlLines<'c> {
             return Some(self.long_line(start));
         };
         self.pos = end + usize::from(newline);
-        Some(self.line(start, end, newline))
+        let bits = InWindow { masks: &self.masks, at: start - self.base };
+        Some(self.line(&bits, start, end, newline))
     }
 }
 
