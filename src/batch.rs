@@ -773,8 +773,9 @@ impl<R: Render> ChunkWorker for Worker<'_, R> {
                 verdicts.clear();
                 // With one dialect, the path is normalised once per line
                 // rather than once per agent.
-                let shared_path = shared
-                    .map(|d| d.path_of(line.path, line.flags, &mut *path));
+                let shared_path = shared.map(|d| {
+                    d.path_of(line.path, line.flags, line.specials, &mut *path)
+                });
                 let pairs = matchers.iter().zip(scratches.iter_mut());
                 for (i, (m, scratch)) in pairs.enumerate() {
                     let verdict = if alias[i] != i {

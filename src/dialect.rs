@@ -74,17 +74,19 @@ impl Dialect {
     #[inline]
     pub fn path<'a>(self, url: &'a [u8], buf: &'a mut Vec<u8>) -> &'a [u8] {
         let (path, flags) = scan_path(url);
-        self.path_of(path, flags, buf)
+        self.path_of(path, flags, None, buf)
     }
 
     /// [`Dialect::path`] from the path of a URL line and its special bytes,
     /// as [`scan_path`] (or [`UrlLines`](crate::lines::UrlLines)) finds
-    /// them.
+    /// them: which kinds the path holds (`flags`) and, when known, where
+    /// (see [`normalize_path`]).
     #[inline]
     pub(crate) fn path_of<'a>(
         self,
         path: UrlPath<'a>,
         flags: u8,
+        specials: Option<u64>,
         buf: &'a mut Vec<u8>,
     ) -> &'a [u8] {
         if path.slash || needs_normalizing(self, flags) {
@@ -92,7 +94,7 @@ impl Dialect {
             if path.slash {
                 buf.push(b'/');
             }
-            normalize_path(self, path.rest, buf);
+            normalize_path(self, path.rest, specials, buf);
             buf
         } else {
             path.rest

@@ -60,6 +60,10 @@ pub(crate) struct UrlLine<'c> {
     pub(crate) path: UrlPath<'c>,
     /// The special bytes of the path, as [`scan_path`] flags them.
     pub(crate) flags: u8,
+    /// Where they are, when the line is short: bit `i` is set when byte
+    /// `i` of the path is one that RFC 9309 normalisation may rewrite
+    /// (see [`normalize_path`](crate::path::normalize_path)).
+    pub(crate) specials: Option<u64>,
     /// Whether the line holds only bytes from 0x20 to 0x7E other than
     /// `,`, `"` and `\`, which no output format escapes or quotes.
     pub(crate) plain: bool,
@@ -147,7 +151,13 @@ impl<'c> UrlLines<'c> {
             path_start_general(hay).map(|i| host + i)
         };
         let Some(path_start) = path_start else {
-            return UrlLine { text, path: ROOT, flags: 0, plain };
+            return UrlLine {
+                text,
+                path: ROOT,
+                flags: 0,
+                specials: None,
+                plain,
+            };
         };
         let path_end = bits.first(HASH, path_start, to).unwrap_or(to);
         let mut flags = 0;
@@ -157,9 +167,10 @@ impl<'c> UrlLines<'c> {
         if bits.any(RFC, path_start, path_end) {
             flags |= SPECIAL_RFC9309;
         }
+        let specials = bits.specials(path_start, path_end);
         let rest = &text[path_start..path_end];
         let path = UrlPath { slash: rest[0] != b'/', rest };
-        UrlLine { text, path, flags, plain }
+        UrlLine { text, path, flags, specials, plain }
     }
 }
 
@@ -186,6 +197,9 @@ trait LineBits {
     fn any(&self, class: usize, from: usize, to: usize) -> bool;
     /// Whether the byte at `at` is of class `class`.
     fn is(&self, class: usize, at: usize) -> bool;
+    /// When known, the bytes in `from..to` (at most 64) that RFC 9309
+    /// normalisation may rewrite, as bits from `from`.
+    fn specials(&self, from: usize, to: usize) -> Option<u64>;
 }
 
 /// A line anywhere in the window, which holds it: each question is a
@@ -211,6 +225,11 @@ impl LineBits for InWindow<'_> {
     #[inline]
     fn is(&self, class: usize, at: usize) -> bool {
         bits_from(&self.masks[class], self.at + at) & 1 != 0
+    }
+
+    #[inline]
+    fn specials(&self, _: usize, _: usize) -> Option<u64> {
+        None
     }
 }
 
@@ -248,6 +267,12 @@ impl LineBits for Short {
     #[inline]
     fn is(&self, class: usize, at: usize) -> bool {
         self.words[class] >> at & 1 != 0
+    }
+
+    #[inline]
+    fn specials(&self, from: usize, to: usize) -> Option<u64> {
+        let bits = self.words[PCT] | self.words[RFC];
+        Some((bits & Short::span(from, to)) >> from)
     }
 }
 
@@ -306,7 +331,8 @@ impl<'c> UrlLines<'c> {
         };
         self.pos = next;
         let (path, flags) = scan_path(text);
-        UrlLine { text, path, flags, plain: text.iter().all(|&b| is_plain(b)) }
+        let plain = text.iter().all(|&b| is_plain(b));
+        UrlLine { text, path, flags, specials: None, plain }
     }
 }
 
@@ -573,7 +599,7 @@ mod tests {
         for_each_line(chunk, |text| {
             let (path, flags) = scan_path(text);
             let plain = text.iter().all(|&b| is_plain(b));
-            lines.push(UrlLine { text, path, flags, plain });
+            lines.push(UrlLine { text, path, flags, specials: None, plain });
             Ok::<(), ()>(())
         })
         .unwrap();
@@ -591,11 +617,20 @@ mod tests {
         );
         for (i, (g, w)) in got.iter().zip(&want).enumerate() {
             assert_eq!(
-                g,
-                w,
+                UrlLine { specials: None, ..*g },
+                *w,
                 "line {i} of {:?}",
                 String::from_utf8_lossy(chunk)
             );
+            if let Some(specials) = g.specials {
+                let rest = g.path.rest;
+                assert!(rest.len() < 64);
+                let want = rest.iter().enumerate().fold(0u64, |m, (i, &b)| {
+                    let special = b >= 0x80 || matches!(b, b'%' | b'*' | b'$');
+                    m | u64::from(special) << i
+                });
+                assert_eq!(specials, want, "line {i}: {:?}", g.text);
+            }
         }
     }
 

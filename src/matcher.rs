@@ -339,7 +339,12 @@ impl Matcher {
         scratch: &mut Scratch,
     ) -> Verdict {
         let Scratch { path, cache } = scratch;
-        let path = self.rules.dialect().path_of(line.path, line.flags, path);
+        let path = self.rules.dialect().path_of(
+            line.path,
+            line.flags,
+            line.specials,
+            path,
+        );
         self.decide(path, cache)
     }
 

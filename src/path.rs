@@ -170,14 +170,22 @@ static RFC9309_SPECIAL: [bool; 256] = {
 };
 
 /// Appends the normalised form of a URL path's bytes to `out`.
+///
+/// `specials`, when known, has bit `i` set for each byte `path[i]` that
+/// RFC 9309 normalisation may rewrite (`%`, `*`, `$` and bytes at or above
+/// 0x80), and for no other; the path is then shorter than 64 bytes.
 pub(crate) fn normalize_path(
     dialect: Dialect,
     path: &[u8],
+    specials: Option<u64>,
     out: &mut Vec<u8>,
 ) {
     match dialect {
         Dialect::Google | Dialect::Orig1994 => out.extend_from_slice(path),
-        Dialect::Rfc9309 => normalize_rfc9309_path(path, out),
+        Dialect::Rfc9309 => match specials {
+            Some(specials) => normalize_rfc9309_known(path, specials, out),
+            None => normalize_rfc9309_path(path, out),
+        },
         Dialect::Draft1996 => decode_draft1996(path, out),
     }
 }
@@ -191,7 +199,7 @@ pub(crate) fn normalize_path(
 /// cheaper.
 fn normalize_rfc9309_path(bytes: &[u8], out: &mut Vec<u8>) {
     // Room for every byte escaped, and two more for the three bytes
-    // written at once below.
+    // written at once by `normalize_special`.
     let start = out.len();
     out.resize(start + 3 * bytes.len() + 2, 0);
     let buf = &mut out[start..];
@@ -204,33 +212,108 @@ fn normalize_rfc9309_path(bytes: &[u8], out: &mut Vec<u8>) {
             j += 1;
             continue;
         }
-        // PERF: a path with escapes mixes letters, digits and escapes
-        // that stay or go in no order a predictor learns; deciding each
-        // with a branch cost more than the rest of the work. So an
-        // escape's value comes from a table, and both outcomes (the byte
-        // itself, or `%XX`) are written before the length is chosen.
-        let (e, len) = if b == b'%' {
-            let hi = HEX_DIGIT[usize::from(*bytes.get(i + 1).unwrap_or(&0))];
-            let lo = HEX_DIGIT[usize::from(*bytes.get(i + 2).unwrap_or(&0))];
-            if hi | lo >= 16 {
-                // Not an escape: the `%` stays.
-                i += 1;
-                j += 1;
-                continue;
-            }
-            (hi << 4 | lo, 3)
-        } else {
-            // Bytes >= 0x80, `*` and `$`.
-            (b, 1)
-        };
-        let keep = UNRESERVED[usize::from(e)];
-        buf[j] = if keep { e } else { b'%' };
-        buf[j + 1] = HEX[usize::from(e >> 4)];
-        buf[j + 2] = HEX[usize::from(e & 15)];
-        j += if keep { 1 } else { 3 };
-        i += len;
+        let (read, written) = normalize_special(bytes, i, &mut buf[j..]);
+        i += read;
+        j += written;
     }
     out.truncate(start + j);
+}
+
+/// [`normalize_rfc9309_path`] of a path shorter than 64 bytes whose
+/// special bytes are the bits of `specials`: the bytes between them are
+/// copied eight at a time.
+///
+/// PERF: the byte loop spent eight instructions on each byte that stays,
+/// and a mispredicted branch on most special ones; the line reader knows
+/// where they are for free. ebay.com's URLs (five in six have escapes or
+/// UTF-8), 2 M, one thread: best of 15 interleaved runs 0.2572 -> 0.2523
+/// s, median 0.2802 -> 0.2646 s.
+fn normalize_rfc9309_known(
+    bytes: &[u8],
+    mut specials: u64,
+    out: &mut Vec<u8>,
+) {
+    debug_assert!(bytes.len() < 64);
+    let start = out.len();
+    // Room for every byte escaped, two more for the three bytes
+    // `normalize_special` writes at once, and seven for a run's last word.
+    out.resize(start + 3 * bytes.len() + 9, 0);
+    let buf = &mut out[start..];
+    let (mut i, mut j) = (0, 0);
+    while specials != 0 {
+        let at = specials.trailing_zeros() as usize;
+        debug_assert!(RFC9309_SPECIAL[usize::from(bytes[at])]);
+        j = copy_run(bytes, i..at, buf, j);
+        let (read, written) = normalize_special(bytes, at, &mut buf[j..]);
+        i = at + read;
+        j += written;
+        // Bits below `i`: the escape's digits, and the ones just done.
+        specials &= u64::MAX << i;
+    }
+    j = copy_run(bytes, i..bytes.len(), buf, j);
+    out.truncate(start + j);
+}
+
+/// Copies `bytes[run]` to `buf` from `at`, a word at a time where `bytes`
+/// has a word to read, and returns where the copy ends in `buf`. Up to
+/// seven bytes past that end may be written too.
+#[inline(always)]
+fn copy_run(
+    bytes: &[u8],
+    run: std::ops::Range<usize>,
+    buf: &mut [u8],
+    at: usize,
+) -> usize {
+    let end = at + run.len();
+    let (mut i, mut j) = (run.start, at);
+    while i < run.end {
+        if let Some(word) = bytes.get(i..i + 8) {
+            buf[j..j + 8].copy_from_slice(word);
+            i += 8;
+            j += 8;
+        } else {
+            buf[j] = bytes[i];
+            i += 1;
+            j += 1;
+        }
+    }
+    end
+}
+
+/// Writes the RFC 9309 form of the special byte `bytes[i]` (see
+/// [`RFC9309_SPECIAL`]) at the start of `buf`, which has room for three
+/// bytes, and returns how many bytes of `bytes` it stands for and how many
+/// of `buf` its form takes.
+#[inline(always)]
+fn normalize_special(
+    bytes: &[u8],
+    i: usize,
+    buf: &mut [u8],
+) -> (usize, usize) {
+    let b = bytes[i];
+    // PERF: a path with escapes mixes letters, digits and escapes that
+    // stay or go in no order a predictor learns; deciding each with a
+    // branch cost more than the rest of the work. So an escape's value
+    // comes from a table, and both outcomes (the byte itself, or `%XX`)
+    // are written before the length is chosen.
+    let (e, len) = if b == b'%' {
+        let hi = HEX_DIGIT[usize::from(*bytes.get(i + 1).unwrap_or(&0))];
+        let lo = HEX_DIGIT[usize::from(*bytes.get(i + 2).unwrap_or(&0))];
+        if hi | lo >= 16 {
+            // Not an escape: the `%` stays.
+            buf[0] = b'%';
+            return (1, 1);
+        }
+        (hi << 4 | lo, 3)
+    } else {
+        // Bytes >= 0x80, `*` and `$`.
+        (b, 1)
+    };
+    let keep = UNRESERVED[usize::from(e)];
+    buf[0] = if keep { e } else { b'%' };
+    buf[1] = HEX[usize::from(e >> 4)];
+    buf[2] = HEX[usize::from(e & 15)];
+    (len, if keep { 1 } else { 3 })
 }
 
 /// Each byte's value as a hex digit, or 16 when it is not one.
@@ -479,7 +562,7 @@ mod tests {
 
     fn norm_path(d: Dialect, p: &str) -> String {
         let mut out = vec![];
-        normalize_path(d, p.as_bytes(), &mut out);
+        normalize_path(d, p.as_bytes(), None, &mut out);
         String::from_utf8(out).unwrap()
     }
 
@@ -492,7 +575,7 @@ mod tests {
         assert_eq!(norm_path(Dialect::Google, "/a*$%7e"), "/a*$%7e");
     }
 
-    /// The one-pass path normaliser gives what the general one does.
+    /// The one-pass path normalisers give what the general one does.
     #[test]
     fn rfc9309_path_pass_agrees() {
         let alphabet = b"%%%2aAfFgG09*$/~-._\x80\xff\xc3\xa9z";
@@ -502,7 +585,10 @@ mod tests {
             rng ^= rng >> 7;
             rng ^= rng << 17;
             let mut r = rng;
-            let path: Vec<u8> = (0..len % 12)
+            // Mostly short paths, where every mix is likely; some up to
+            // the 63 bytes the known-specials pass takes.
+            let n = if len % 4 == 0 { len % 64 } else { len % 12 };
+            let path: Vec<u8> = (0..n)
                 .map(|_| {
                     r = r.rotate_right(5) ^ 0x9E37_79B9_7F4A_7C15;
                     alphabet[(r % alphabet.len() as u64) as usize]
@@ -512,6 +598,12 @@ mod tests {
             normalize_rfc9309_path(&path, &mut fast);
             normalize_rfc9309(&path, Role::Path, &mut general);
             assert_eq!(fast, general, "{:?}", String::from_utf8_lossy(&path));
+            let specials = path.iter().enumerate().fold(0, |m, (i, &b)| {
+                m | u64::from(RFC9309_SPECIAL[usize::from(b)]) << i
+            });
+            let mut known = vec![b'x'];
+            normalize_rfc9309_known(&path, specials, &mut known);
+            assert_eq!(known, general, "{:?}", String::from_utf8_lossy(&path));
         }
     }
 
