@@ -204,6 +204,21 @@ pub trait Render: Send {
         self.line(url, verdicts)
     }
 
+    /// Renders one plain line, as [`Render::plain_line`] does, that is
+    /// shorter than 64 bytes: `block` is the 64 bytes of input that start
+    /// with `url`, so a renderer may copy them at once, a copy of a known
+    /// size, and keep `url.len()` of them. The default ignores `block`.
+    #[inline]
+    fn plain_line_in(
+        &mut self,
+        url: &[u8],
+        block: &[u8; 64],
+        verdicts: &[Verdict],
+    ) -> io::Result<()> {
+        let _ = block;
+        self.plain_line(url, verdicts)
+    }
+
     /// Ends a chunk: moves everything rendered since the previous call into
     /// `out`, which is empty on entry (its capacity may be reused).
     fn finish(&mut self, out: &mut Vec<u8>) -> io::Result<()>;
@@ -814,7 +829,10 @@ fn emit<R: Render>(
     }
     stats.lines += 1;
     if line.plain {
-        render.plain_line(line.text, verdicts)
+        match line.block {
+            Some(block) => render.plain_line_in(line.text, block, verdicts),
+            None => render.plain_line(line.text, verdicts),
+        }
     } else {
         render.line(line.text, verdicts)
     }

@@ -67,6 +67,11 @@ pub(crate) struct UrlLine<'c> {
     /// Whether the line holds only bytes from 0x20 to 0x7E other than
     /// `,`, `"` and `\`, which no output format escapes or quotes.
     pub(crate) plain: bool,
+    /// When the line is shorter than 64 bytes and the chunk has 64 from
+    /// its start, those 64 bytes (see [`Render::plain_line_in`]).
+    ///
+    /// [`Render::plain_line_in`]: crate::Render::plain_line_in
+    pub(crate) block: Option<&'c [u8; 64]>,
 }
 
 /// The lines of a chunk, in order: the same lines as
@@ -139,6 +144,11 @@ impl<'c> UrlLines<'c> {
         let text = &self.chunk[start..end];
         let to = end - start;
         let plain = !bits.any(ESC, 0, to);
+        let block = match to < 64 {
+            true => self.chunk.get(start..start + 64),
+            false => None,
+        };
+        let block = block.map(|b| b.try_into().expect("64 bytes"));
         let host = if text.starts_with(b"//") { 2 } else { 0 };
         let hay = &text[host..];
         let path_start = if hay.starts_with(b"https://") {
@@ -151,13 +161,8 @@ impl<'c> UrlLines<'c> {
             path_start_general(hay).map(|i| host + i)
         };
         let Some(path_start) = path_start else {
-            return UrlLine {
-                text,
-                path: ROOT,
-                flags: 0,
-                specials: None,
-                plain,
-            };
+            let (path, flags, specials) = (ROOT, 0, None);
+            return UrlLine { text, path, flags, specials, plain, block };
         };
         let path_end = bits.first(HASH, path_start, to).unwrap_or(to);
         let mut flags = 0;
@@ -170,7 +175,7 @@ impl<'c> UrlLines<'c> {
         let specials = bits.specials(path_start, path_end);
         let rest = &text[path_start..path_end];
         let path = UrlPath { slash: rest[0] != b'/', rest };
-        UrlLine { text, path, flags, specials, plain }
+        UrlLine { text, path, flags, specials, plain, block }
     }
 }
 
@@ -332,7 +337,7 @@ impl<'c> UrlLines<'c> {
         self.pos = next;
         let (path, flags) = scan_path(text);
         let plain = text.iter().all(|&b| is_plain(b));
-        UrlLine { text, path, flags, specials: None, plain }
+        UrlLine { text, path, flags, specials: None, plain, block: None }
     }
 }
 
@@ -599,7 +604,14 @@ mod tests {
         for_each_line(chunk, |text| {
             let (path, flags) = scan_path(text);
             let plain = text.iter().all(|&b| is_plain(b));
-            lines.push(UrlLine { text, path, flags, specials: None, plain });
+            lines.push(UrlLine {
+                text,
+                path,
+                flags,
+                specials: None,
+                plain,
+                block: None,
+            });
             Ok::<(), ()>(())
         })
         .unwrap();
@@ -617,11 +629,15 @@ mod tests {
         );
         for (i, (g, w)) in got.iter().zip(&want).enumerate() {
             assert_eq!(
-                UrlLine { specials: None, ..*g },
+                UrlLine { specials: None, block: None, ..*g },
                 *w,
                 "line {i} of {:?}",
                 String::from_utf8_lossy(chunk)
             );
+            if let Some(block) = g.block {
+                assert!(g.text.len() < 64, "line {i}: {:?}", g.text);
+                assert_eq!(block.as_ptr(), g.text.as_ptr(), "line {i}");
+            }
             if let Some(specials) = g.specials {
                 let rest = g.path.rest;
                 assert!(rest.len() < 64);
