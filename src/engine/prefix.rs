@@ -113,6 +113,13 @@ pub(crate) struct PrefixEngine {
     tails: Vec<Tails>,
     /// How many tails need a "checked" stamp per scan.
     slots: u32,
+    /// When the root holds no pattern and every pattern starts with one
+    /// byte (`/`, in every robots.txt), that byte and the node after it:
+    /// a path that starts with it starts there.
+    ///
+    /// PERF: the root's visit, a chain of one byte, was a call to
+    /// `memcmp` on every path.
+    lead: Option<(u8, u32)>,
 }
 
 /// A node while the trie is being built.
@@ -291,8 +298,12 @@ impl PrefixEngine {
     #[inline]
     fn walk_trie(&self, path: &[u8], cache: &mut PrefixCache) -> u32 {
         let mut best = NONE;
-        let mut node = &self.nodes[0];
-        let mut pos = 0;
+        let (mut node, mut pos) = match self.lead {
+            Some((byte, next)) if path.first() == Some(&byte) => {
+                (&self.nodes[next as usize], 1)
+            }
+            _ => (&self.nodes[0], 0),
+        };
         loop {
             if best <= node.bound {
                 return best;
@@ -410,6 +421,7 @@ impl Trie {
             wide: vec![],
             tails,
             slots,
+            lead: None,
         };
         for &(old, _) in &order {
             let n = &self.nodes[old as usize];
@@ -452,6 +464,13 @@ impl Trie {
                 bound: n.bound,
                 link,
             });
+        }
+        let root = &engine.nodes[0];
+        let bare =
+            root.emit == NONE && root.emit_end == NONE && root.tail == NONE;
+        if bare && root.skip_len == 1 {
+            let byte = engine.skip_bytes[root.link as usize];
+            engine.lead = Some((byte, root.first_child));
         }
         engine
     }
@@ -1247,6 +1266,35 @@ mod tests {
             })
             .collect();
         PrefixEngine::new(&patterns).unwrap()
+    }
+
+    /// A path that starts with the root's one-byte chain skips the root
+    /// only when the root holds no pattern: a tail of its own (`*b`) or
+    /// `$` alone is still found.
+    #[test]
+    fn the_lead_skips_only_a_bare_root() {
+        let sets: [&[&str]; 4] = [
+            &["/x", "/y"],
+            &["*b", "/x", "/y"],
+            &["*b", "*c", "*/", "/x", "/y", "/b/*c", "/b/*d", "/b/*e"],
+            &["$", "/x", "/y"],
+        ];
+        for patterns in sets {
+            let e = engine(patterns);
+            assert_eq!(e.lead.is_some(), patterns.len() == 2, "{patterns:?}");
+            let bytes: Vec<Vec<u8>> =
+                patterns.iter().map(|p| p.as_bytes().to_vec()).collect();
+            let naive = super::super::NaiveEngine::new(&globs(&bytes));
+            let (mut cache, mut naive_cache) = Default::default();
+            for path in ["", "/", "/b", "/x", "/y", "/b/c", "/b/z", "b", "x/"]
+            {
+                assert_eq!(
+                    e.find(path.as_bytes(), &mut cache),
+                    naive.find(path.as_bytes(), &mut naive_cache),
+                    "{path:?} on {patterns:?}"
+                );
+            }
+        }
     }
 
     /// Nodes of every width, narrow (children in the node's word), wide
