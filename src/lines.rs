@@ -14,10 +14,9 @@ sixteen bytes per step (SSE2 on x86-64, a byte at a time elsewhere), into
 one bitmap per byte class, and then answers each question for a line with
 a shift and a count of trailing zeros. A line shorter than 64 bytes (most
 URLs) takes one word of each bitmap, and its questions are masks of those
-words. Lines that do not fit a window (a
-few KiB) are handled by the same scans [`for_each_line`] and
-[`extract_path`](crate::extract_path) use, and every line gets exactly the
-answers those give.
+words. Lines that do not fit a window (a few KiB) are handled by the same
+scans [`for_each_line`] and [`extract_path`](crate::extract_path) use, and
+every line gets exactly the answers those give.
 
 [`for_each_line`]: crate::for_each_line
 */
@@ -144,11 +143,10 @@ impl<'c> UrlLines<'c> {
         let text = &self.chunk[start..end];
         let to = end - start;
         let plain = !bits.any(ESC, 0, to);
-        let block = match to < 64 {
-            true => self.chunk.get(start..start + 64),
-            false => None,
+        let block = match self.chunk.get(start..start + 64) {
+            Some(block) if to < 64 => block.try_into().ok(),
+            _ => None,
         };
-        let block = block.map(|b| b.try_into().expect("64 bytes"));
         let host = if text.starts_with(b"//") { 2 } else { 0 };
         let hay = &text[host..];
         let path_start = if hay.starts_with(b"https://") {
