@@ -208,6 +208,11 @@ pub trait Render: Send {
     /// shorter than 64 bytes: `block` is the 64 bytes of input that start
     /// with `url`, so a renderer may copy them at once, a copy of a known
     /// size, and keep `url.len()` of them. The default ignores `block`.
+    ///
+    /// A caller that breaks this promise gets rows it did not mean, never
+    /// undefined behaviour: an implementation checks what its memory
+    /// safety needs (the CSV renderer falls back to `plain_line` for a
+    /// `url` of 64 bytes or more).
     #[inline]
     fn plain_line_in(
         &mut self,
