@@ -86,11 +86,8 @@ impl CsvRender {
     /// URLs: 1,451 -> 1,437 instructions a URL).
     #[inline]
     fn end_row(&mut self, verdicts: &[Verdict]) {
-        const ALLOWED: VerdictField = VerdictField::new(true);
-        const DISALLOWED: VerdictField = VerdictField::new(false);
-        for verdict in verdicts {
-            let field =
-                if verdict.is_allowed() { &ALLOWED } else { &DISALLOWED };
+        for &verdict in verdicts {
+            let field = VerdictField::of(verdict, false);
             let at = self.buf.len();
             self.buf.extend_from_slice(&field.block);
             self.buf.truncate(at + field.len);
@@ -106,7 +103,20 @@ struct VerdictField {
     len: usize,
 }
 
+/// Each verdict's field, by whether it allows; then the same with the
+/// row's end.
+static VERDICT_FIELDS: [[VerdictField; 2]; 2] = [
+    [VerdictField::new(false), VerdictField::new(true)],
+    [VerdictField::last(false), VerdictField::last(true)],
+];
+
 impl VerdictField {
+    /// The field of `verdict`, with the row's end after it when `last`.
+    #[inline]
+    fn of(verdict: Verdict, last: bool) -> &'static VerdictField {
+        &VERDICT_FIELDS[usize::from(last)][usize::from(verdict.is_allowed())]
+    }
+
     const fn new(allowed: bool) -> VerdictField {
         let name = Verdict::name_of(allowed).as_bytes();
         let mut block = [0u8; 16];
@@ -171,9 +181,7 @@ impl Render for CsvRender {
         // PERF: the row of one verdict, the common case, is written with
         // one check for room and one update of the length: as three
         // pushes, each reloaded and stored the buffer's length.
-        const ALLOWED: VerdictField = VerdictField::last(true);
-        const DISALLOWED: VerdictField = VerdictField::last(false);
-        let field = if verdict.is_allowed() { &ALLOWED } else { &DISALLOWED };
+        let field = VerdictField::of(*verdict, true);
         let (at, n) = (self.buf.len(), url.len());
         self.buf.reserve(64 + 16);
         // SAFETY: `reserve` made room for 80 bytes past `at`; the copies

@@ -156,7 +156,7 @@ fn find_path_start(hay: &[u8]) -> Option<usize> {
 }
 
 /// The bytes of a path that RFC 9309 normalisation may rewrite.
-static RFC9309_SPECIAL: [bool; 256] = {
+pub(crate) static RFC9309_SPECIAL: [bool; 256] = {
     let mut t = [false; 256];
     let mut b = 0x80;
     while b < 256 {

@@ -312,6 +312,7 @@ impl Firsts for nfa::contiguous::NFA {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use aho_corasick::{dfa, MatchKind};
 
     /// The reciprocal's quotient is the division's, for every stride a
     /// table can have, around each multiple and up to 2^32 - 1.
@@ -334,7 +335,6 @@ mod tests {
             }
         }
     }
-    use aho_corasick::{dfa, MatchKind};
 
     /// The table walks exactly as the crate's DFA does: the same match
     /// states reached at the same bytes, reporting the same literals.

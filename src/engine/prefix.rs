@@ -23,6 +23,7 @@ use std::borrow::Cow;
 
 use super::firsts::{Firsts, FirstsDfa, State};
 use super::{Pattern, Syntax, NONE};
+use crate::swar::equal;
 
 /// A node of the trie as a scan reads it.
 ///
@@ -129,9 +130,10 @@ struct TmpNode {
     emit: u32,
     emit_end: u32,
     tails: Vec<(u32, Pattern<'static>)>,
-    /// The node's parent (the root is its own) and its depth: the length
-    /// of its prefix.
+    /// The node's parent (the root is its own), the byte that leads to it
+    /// from there, and its depth: the length of its prefix.
     parent: u32,
+    byte: u8,
     depth: u32,
 }
 
@@ -154,6 +156,7 @@ impl PrefixEngine {
                             emit: NONE,
                             emit_end: NONE,
                             parent: node as u32,
+                            byte: b,
                             depth,
                             ..Default::default()
                         });
@@ -237,15 +240,11 @@ impl PrefixEngine {
 
     #[inline]
     fn child(&self, node: &Node, byte: u8) -> Option<usize> {
-        const ONES: u64 = u64::MAX / 255;
         let len = usize::from(node.child_len);
         let rank = if len <= NARROW {
-            // The lowest zero byte of `x` is the first child with `byte`
-            // (the borrows of the subtraction only mark bytes above a
-            // zero one); zeros past the children are ruled out by `len`.
-            let x = node.link ^ (ONES * u64::from(byte));
-            let zero = x.wrapping_sub(ONES) & !x & (ONES << 7);
-            let i = zero.trailing_zeros() as usize / 8;
+            // The first byte equal to `byte` is the child; the zeros past
+            // the children are ruled out by `len`.
+            let i = equal(node.link, byte).trailing_zeros() as usize / 8;
             if i >= len {
                 return None;
             }
@@ -593,9 +592,9 @@ struct Hoisted {
     /// `(tag, canonical tail, offset)`: the tail must match from
     /// `offset` bytes after where the search starts.
     tails: Vec<(u32, Pattern<'static>, u32)>,
-    reach: u32,
-    /// The last `reach` bytes of the node's prefix: the first bytes of
-    /// every search, known in advance.
+    /// The last bytes of the node's prefix, from the highest node whose
+    /// tails are held: the first bytes of every search, known in advance
+    /// (their number is the reach).
     reached: Vec<u8>,
     covers: u32,
 }
@@ -643,10 +642,8 @@ fn hoisted_tails(tmp: &[TmpNode], node: usize, budget: &mut usize) -> Hoisted {
     let mut reached = vec![];
     let mut at = node;
     while tmp[at].depth > top {
-        let parent = tmp[at].parent as usize;
-        let by = tmp[parent].children.iter().find(|c| c.1 as usize == at);
-        reached.push(by.expect("a node is its parent's child").0);
-        at = parent;
+        reached.push(tmp[at].byte);
+        at = tmp[at].parent as usize;
     }
     reached.reverse();
     let tails = groups
@@ -655,12 +652,7 @@ fn hoisted_tails(tmp: &[TmpNode], node: usize, budget: &mut usize) -> Hoisted {
             tails.iter().map(move |(id, p)| (*id, p.clone(), d - top))
         })
         .collect();
-    Hoisted {
-        tails,
-        reach: depth - top,
-        reached,
-        covers: groups.len() as u32 - 1,
-    }
+    Hoisted { tails, reached, covers: groups.len() as u32 - 1 }
 }
 
 /// How far above a node (in bytes of prefix) the tails it holds can be.
@@ -834,7 +826,8 @@ impl PrefixCache {
 impl Tails {
     /// Each tail starts with `*`.
     fn new(hoisted: Hoisted, slots: &mut u32) -> Result<Tails, String> {
-        let Hoisted { mut tails, reach, reached, covers } = hoisted;
+        let Hoisted { mut tails, reached, covers } = hoisted;
+        let reach = reached.len() as u32;
         let direct = tails.len() <= DIRECT_TAILS;
         if direct {
             debug_assert_eq!(covers, 0, "only automata hold upper tails");
