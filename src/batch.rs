@@ -794,7 +794,7 @@ impl<R: Render> ChunkWorker for Worker<'_, R> {
                 // With one dialect, the path is normalised once per line
                 // rather than once per agent.
                 let shared_path = shared.map(|d| {
-                    d.path_of(line.path, line.flags, line.specials, &mut *path)
+                    d.path_of(line.path, line.flags, line.short, &mut *path)
                 });
                 let pairs = matchers.iter().zip(scratches.iter_mut());
                 for (i, (m, scratch)) in pairs.enumerate() {

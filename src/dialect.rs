@@ -4,7 +4,10 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::{Error, ErrorKind};
-use crate::path::{needs_normalizing, normalize_path, scan_path, UrlPath};
+use crate::path::{
+    needs_normalizing, normalize_path, normalize_rfc9309_short, scan_path,
+    ShortPath, UrlPath,
+};
 
 /// A way of reading robots.txt: which groups apply, how patterns and paths
 /// are normalised, and which rule decides.
@@ -77,28 +80,30 @@ impl Dialect {
         self.path_of(path, flags, None, buf)
     }
 
-    /// [`Dialect::path`] from the path of a URL line and its special bytes,
-    /// as [`scan_path`] (or [`UrlLines`](crate::lines::UrlLines)) finds
-    /// them: which kinds the path holds (`flags`) and, when known, where
-    /// (see [`normalize_path`]).
+    /// [`Dialect::path`] from the path of a URL line as [`scan_path`] (or
+    /// [`UrlLines`](crate::lines::UrlLines)) finds it: which kinds of
+    /// special bytes the path holds (`flags`) and, for a short one, where
+    /// they are (see [`ShortPath`]).
     #[inline]
     pub(crate) fn path_of<'a>(
         self,
         path: UrlPath<'a>,
         flags: u8,
-        specials: Option<u64>,
+        short: Option<ShortPath<'_>>,
         buf: &'a mut Vec<u8>,
     ) -> &'a [u8] {
-        if path.slash || needs_normalizing(self, flags) {
-            buf.clear();
-            if path.slash {
-                buf.push(b'/');
-            }
-            normalize_path(self, path.rest, specials, buf);
-            buf
-        } else {
-            path.rest
+        if !path.slash && !needs_normalizing(self, flags) {
+            return path.rest;
         }
+        if let (Dialect::Rfc9309, Some(short)) = (self, short) {
+            return normalize_rfc9309_short(path.rest, path.slash, short, buf);
+        }
+        buf.clear();
+        if path.slash {
+            buf.push(b'/');
+        }
+        normalize_path(self, path.rest, buf);
+        buf
     }
 }
 

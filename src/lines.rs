@@ -22,7 +22,8 @@ every line gets exactly the answers those give.
 */
 
 use crate::path::{
-    path_start_general, scan_path, UrlPath, SPECIAL_PERCENT, SPECIAL_RFC9309,
+    path_start_general, scan_path, ShortPath, UrlPath, SPECIAL_PERCENT,
+    SPECIAL_RFC9309,
 };
 
 /// The classes of bytes, each a bitmap over the window.
@@ -59,10 +60,9 @@ pub(crate) struct UrlLine<'c> {
     pub(crate) path: UrlPath<'c>,
     /// The special bytes of the path, as [`scan_path`] flags them.
     pub(crate) flags: u8,
-    /// Where they are, when the line is short: bit `i` is set when byte
-    /// `i` of the path is one that RFC 9309 normalisation may rewrite
-    /// (see [`normalize_path`](crate::path::normalize_path)).
-    pub(crate) specials: Option<u64>,
+    /// Where they are, when the line is shorter than 64 bytes and the
+    /// chunk has 64 from its start.
+    pub(crate) short: Option<ShortPath<'c>>,
     /// Whether the line holds only bytes from 0x20 to 0x7E other than
     /// `,`, `"` and `\`, which no output format escapes or quotes.
     pub(crate) plain: bool,
@@ -159,8 +159,8 @@ impl<'c> UrlLines<'c> {
             path_start_general(hay).map(|i| host + i)
         };
         let Some(path_start) = path_start else {
-            let (path, flags, specials) = (ROOT, 0, None);
-            return UrlLine { text, path, flags, specials, plain, block };
+            let (path, flags, short) = (ROOT, 0, None);
+            return UrlLine { text, path, flags, short, plain, block };
         };
         let path_end = bits.first(HASH, path_start, to).unwrap_or(to);
         let mut flags = 0;
@@ -170,10 +170,15 @@ impl<'c> UrlLines<'c> {
         if bits.any(RFC, path_start, path_end) {
             flags |= SPECIAL_RFC9309;
         }
-        let specials = bits.specials(path_start, path_end);
+        let short = match (block, bits.specials(path_start, path_end)) {
+            (Some(block), Some(specials)) => {
+                Some(ShortPath { block, at: path_start, specials })
+            }
+            _ => None,
+        };
         let rest = &text[path_start..path_end];
         let path = UrlPath { slash: rest[0] != b'/', rest };
-        UrlLine { text, path, flags, specials, plain, block }
+        UrlLine { text, path, flags, short, plain, block }
     }
 }
 
@@ -335,7 +340,7 @@ impl<'c> UrlLines<'c> {
         self.pos = next;
         let (path, flags) = scan_path(text);
         let plain = text.iter().all(|&b| is_plain(b));
-        UrlLine { text, path, flags, specials: None, plain, block: None }
+        UrlLine { text, path, flags, short: None, plain, block: None }
     }
 }
 
@@ -606,7 +611,7 @@ mod tests {
                 text,
                 path,
                 flags,
-                specials: None,
+                short: None,
                 plain,
                 block: None,
             });
@@ -627,7 +632,7 @@ mod tests {
         );
         for (i, (g, w)) in got.iter().zip(&want).enumerate() {
             assert_eq!(
-                UrlLine { specials: None, block: None, ..*g },
+                UrlLine { short: None, block: None, ..*g },
                 *w,
                 "line {i} of {:?}",
                 String::from_utf8_lossy(chunk)
@@ -636,9 +641,12 @@ mod tests {
                 assert!(g.text.len() < 64, "line {i}: {:?}", g.text);
                 assert_eq!(block.as_ptr(), g.text.as_ptr(), "line {i}");
             }
-            if let Some(specials) = g.specials {
+            if let Some(short) = g.short {
                 let rest = g.path.rest;
                 assert!(rest.len() < 64);
+                assert_eq!(Some(short.block), g.block, "line {i}");
+                assert_eq!(&short.block[short.at..][..rest.len()], rest);
+                let specials = short.specials;
                 let want = rest.iter().enumerate().fold(0u64, |m, (i, &b)| {
                     let special = crate::path::RFC9309_SPECIAL[usize::from(b)];
                     m | u64::from(special) << i

@@ -339,12 +339,10 @@ impl Matcher {
         scratch: &mut Scratch,
     ) -> Verdict {
         let Scratch { path, cache } = scratch;
-        let path = self.rules.dialect().path_of(
-            line.path,
-            line.flags,
-            line.specials,
-            path,
-        );
+        let path = self
+            .rules
+            .dialect()
+            .path_of(line.path, line.flags, line.short, path);
         self.decide(path, cache)
     }
 
