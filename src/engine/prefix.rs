@@ -1034,63 +1034,38 @@ impl Tails {
                 settled = false;
                 continue;
             }
-            if r.more != NONE {
-                return self.consider_from(
-                    ac, sid, k, rest, end, best, settled, cache,
-                );
-            }
-            if !r.end || end == rest.len() {
-                best = r.id;
-            }
-        }
-        (best, settled)
-    }
-
-    /// [`Tails::consider`] from the `k`th literal of `sid` on, the first
-    /// of a tail with more literals to check, with `best` and `settled`
-    /// as the literals before left them.
-    ///
-    /// PERF: apart, so that the common case (every tail of one literal)
-    /// makes no call, and [`Tails::consider`] can be part of the walk:
-    /// with the search for a tail's other literals inside, it was a call
-    /// of its own that saved six registers and spilled five more around
-    /// that search. ebay.com, 200k URLs, -j1: 1,120.6 -> 1,100.0
-    /// instructions a URL; 2 M URLs, best of 15 interleaved runs 0.2317
-    /// -> 0.2266 s.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(never)]
-    fn consider_from<A: Firsts>(
-        &self,
-        ac: &A,
-        sid: State,
-        k: usize,
-        rest: &[u8],
-        end: usize,
-        mut best: u32,
-        mut settled: bool,
-        cache: &mut PrefixCache,
-    ) -> (u32, bool) {
-        for k in k..ac.match_len(sid) {
-            let r = self.reports[ac.match_slot(sid, k)];
-            if r.id >= best {
-                continue;
-            }
-            if end < r.min_end as usize {
-                settled = false;
-                continue;
-            }
             let hit = if r.more == NONE {
                 !r.end || end == rest.len()
             } else {
-                let e = &self.entries[r.more as usize];
-                cache.first_visit(e.slot)
-                    && follows(rest, end, e.more().iter(), e.end)
+                self.more_follow(r.more, rest, end, cache)
             };
             if hit {
                 best = r.id;
             }
         }
         (best, settled)
+    }
+
+    /// Whether the other literals of tail `entry`, whose first ends at
+    /// `end`, follow in `rest`, if this scan has not checked them yet.
+    ///
+    /// PERF: apart, so that [`Tails::consider`] makes no call of its own
+    /// in the common case (every tail of one literal) and can be part of
+    /// the walk: with this search inside, it was a call that saved six
+    /// registers and spilled five more around the search. ebay.com, 200k
+    /// URLs, -j1: 1,120.6 -> 1,100.0 instructions a URL; 2 M URLs, best of
+    /// 15 interleaved runs 0.2317 -> 0.2266 s.
+    #[cold]
+    #[inline(never)]
+    fn more_follow(
+        &self,
+        entry: u32,
+        rest: &[u8],
+        end: usize,
+        cache: &mut PrefixCache,
+    ) -> bool {
+        let e = &self.entries[entry as usize];
+        cache.first_visit(e.slot) && follows(rest, end, e.more().iter(), e.end)
     }
 }
 
