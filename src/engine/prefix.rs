@@ -265,17 +265,46 @@ impl PrefixEngine {
     /// (amazon.com's `*/gcrnsts`) costs nothing.
     #[inline]
     pub(crate) fn find(&self, path: &[u8], cache: &mut PrefixCache) -> u32 {
-        cache.pending.clear();
-        let mut best = self.walk_trie(path, cache);
-        if cache.pending.is_empty() {
+        let mut met = Met::default();
+        let Some(best) = self.walk_trie(path, &mut met) else {
+            return self.find_many(path, cache);
+        };
+        if met.len == 0 {
             return best;
         }
-        cache.stamped = false;
+        self.search_tails(path, &met.few[..met.len], best, cache)
+    }
+
+    /// [`PrefixEngine::find`] for a path that meets more nodes with tails
+    /// than [`Met`] holds: the list of them in the cache.
+    #[cold]
+    #[inline(never)]
+    fn find_many(&self, path: &[u8], cache: &mut PrefixCache) -> u32 {
         let mut pending = std::mem::take(&mut cache.pending);
-        let mut i = pending.len();
+        pending.clear();
+        let best = self
+            .walk_trie(path, &mut pending)
+            .expect("a vector takes every tail");
+        let best = self.search_tails(path, &pending, best, cache);
+        cache.pending = pending;
+        best
+    }
+
+    /// The best of `best` and the tails `met` (as a trie walk of `path`
+    /// met them), searched deepest first.
+    #[inline]
+    fn search_tails(
+        &self,
+        path: &[u8],
+        met: &[(u32, u32)],
+        mut best: u32,
+        cache: &mut PrefixCache,
+    ) -> u32 {
+        cache.stamped = false;
+        let mut i = met.len();
         while i > 0 {
             i -= 1;
-            let (tail, pos) = pending[i];
+            let (tail, pos) = met[i];
             let tails = &self.tails[tail as usize];
             let from = (pos - tails.reach) as usize;
             best = tails.find_from(&path[from..], best, cache);
@@ -283,15 +312,14 @@ impl PrefixEngine {
             // holds too: they were met just before it.
             i -= tails.covers as usize;
         }
-        pending.clear();
-        cache.pending = pending;
         best
     }
 
     /// The best literal pattern (prefix, or prefix and `$`) that matches
-    /// `path`, noting in `cache.pending` the tails met on the way.
+    /// `path`, noting in `met` the tails met on the way; `None` when `met`
+    /// has no room for them.
     #[inline]
-    fn walk_trie(&self, path: &[u8], cache: &mut PrefixCache) -> u32 {
+    fn walk_trie<M: MetTails>(&self, path: &[u8], met: &mut M) -> Option<u32> {
         let mut best = NONE;
         let (mut node, mut pos) = match self.lead {
             Some((byte, next)) if path.first() == Some(&byte) => {
@@ -301,32 +329,32 @@ impl PrefixEngine {
         };
         loop {
             if best <= node.bound {
-                return best;
+                return Some(best);
             }
             best = best.min(node.emit);
             if pos == path.len() {
                 best = best.min(node.emit_end);
             }
-            if node.tail != NONE {
-                cache.pending.push((node.tail, pos as u32));
+            if node.tail != NONE && !met.note(node.tail, pos as u32) {
+                return None;
             }
             if node.skip_len > 0 {
                 let start = node.link as usize;
                 let chain = &self.skip_bytes
                     [start..start + usize::from(node.skip_len)];
                 if !path[pos..].starts_with(chain) {
-                    return best;
+                    return Some(best);
                 }
                 pos += usize::from(node.skip_len);
                 node = &self.nodes[node.first_child as usize];
                 continue;
             }
             let Some(&b) = path.get(pos) else {
-                return best;
+                return Some(best);
             };
             match self.child(node, b) {
                 Some(c) => node = &self.nodes[c],
-                None => return best,
+                None => return Some(best),
             }
             pos += 1;
         }
@@ -715,12 +743,56 @@ impl TailEntry {
     }
 }
 
+/// Where a trie walk notes the nodes with tails it meets, and where their
+/// rest of the path starts.
+trait MetTails {
+    /// Notes a node's `tail` met at `pos`; false when there is no room.
+    fn note(&mut self, tail: u32, pos: u32) -> bool;
+}
+
+/// The nodes with tails that a trie walk met, when they are few: on the
+/// stack.
+///
+/// PERF: in a vector of the cache, taken out and put back around the
+/// search (its borrow), with a capacity check at each push, they took 20
+/// instructions a URL on ebay.com's paths, which meet one or two.
+#[derive(Default)]
+struct Met {
+    few: [(u32, u32); Met::FEW],
+    len: usize,
+}
+
+impl Met {
+    const FEW: usize = 8;
+}
+
+impl MetTails for Met {
+    #[inline(always)]
+    fn note(&mut self, tail: u32, pos: u32) -> bool {
+        let Some(slot) = self.few.get_mut(self.len) else {
+            return false;
+        };
+        *slot = (tail, pos);
+        self.len += 1;
+        true
+    }
+}
+
+/// The nodes with tails of a path that meets more than [`Met::FEW`].
+impl MetTails for Vec<(u32, u32)> {
+    fn note(&mut self, tail: u32, pos: u32) -> bool {
+        self.push((tail, pos));
+        true
+    }
+}
+
 /// Per-thread state of the trie engine: which multi-literal tails a scan
 /// has already checked, so each is checked at most once per path.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PrefixCache {
     /// The tails a trie walk met, with where their rest of the path
-    /// starts, to be searched once the walk is done.
+    /// starts, to be searched once the walk is done, when they are more
+    /// than [`Met`] holds.
     pending: Vec<(u32, u32)>,
     /// Per tail of more than one literal, the scan that last checked it.
     stamps: Vec<u32>,
@@ -1424,6 +1496,50 @@ mod tests {
         }
         // The test means something only if automata hold upper tails.
         assert!(hoisted > 1_000, "{hoisted}");
+    }
+
+    /// A path that meets more nodes with tails than [`Met`] holds is
+    /// searched from the cache's list of them, and finds what the naive
+    /// engine finds, with nodes whose automata hold upper tails among
+    /// them.
+    #[test]
+    fn paths_meeting_many_tails_agree_with_naive() {
+        // Tails at every depth of `/aaa…`: one at most depths, three (an
+        // automaton, which takes the upper ones) at every fifth.
+        let mut p: Vec<Vec<u8>> = vec![];
+        for depth in 1..=24 {
+            let prefix = [b"/".as_slice(), &vec![b'a'; depth]].concat();
+            let ends: &[&[u8]] =
+                if depth % 5 == 0 { &[b"x", b"y$", b"a*z"] } else { &[b"q"] };
+            for end in ends {
+                p.push([&prefix[..], b"*", end].concat());
+            }
+        }
+        // Longest first, as priority tags order them: the deepest tail
+        // that matches is the answer.
+        p.reverse();
+        let patterns = globs(&p);
+        let engine = PrefixEngine::new(&patterns).unwrap();
+        assert!(engine.tails.iter().any(|t| t.covers > 0));
+        let naive = super::super::NaiveEngine::new(&patterns);
+        let (mut cache, mut naive_cache) = Default::default();
+        let mut many = 0;
+        for len in 0..30 {
+            for end in [&b""[..], b"x", b"y", b"q", b"az", b"ya"] {
+                let path = [&b"/"[..], &vec![b'a'; len], end].concat();
+                assert_eq!(
+                    engine.find(&path, &mut cache),
+                    naive.find(&path, &mut naive_cache),
+                    "{:?}",
+                    String::from_utf8_lossy(&path)
+                );
+                if len > Met::FEW {
+                    many += usize::from(cache.pending.len() > Met::FEW);
+                }
+            }
+        }
+        // The long paths took the cache's list.
+        assert!(many > 0);
     }
 
     /// First literals past [`AC_DFA_BYTES`] take the contiguous NFA, and
