@@ -818,7 +818,12 @@ impl<R: Render> ChunkWorker for Worker<'_, R> {
 }
 
 /// Counts a line and its verdicts, and renders them.
-#[inline]
+///
+/// PERF: always inlined, so that the one-agent loop's list of one verdict
+/// is known to hold one: as a call (which `#[inline]` left it) the count
+/// looped over the list and the row's writing went through the general
+/// checks, 40 instructions a URL on ebay.com.
+#[inline(always)]
 fn emit<R: Render>(
     render: &mut R,
     stats: &mut Stats,
