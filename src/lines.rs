@@ -260,7 +260,7 @@ impl Short {
     fn span(from: usize, to: usize) -> u64 {
         debug_assert!(from <= to && to < 64);
         let below = |n: usize| (1u64 << (n % 64)) - 1;
-        below(to) ^ below(from)
+        below(to) & !below(from)
     }
 }
 
