@@ -79,6 +79,12 @@ pub const DEFAULT_CHUNK_SIZE: usize = 1 << 20;
 /// reuse, a run on a stream stays well under 64 MiB of resident memory.
 pub const MAX_IN_FLIGHT_BYTES: usize = 8 << 20;
 
+/// The most worker threads a batch starts: 1,024. Far more than any machine
+/// has cores, and few enough that their stacks and the chunks in flight
+/// (one more than the threads) stay within memory; a larger number is an
+/// error from [`BatchBuilder::build`], not a failure to spawn threads.
+pub const MAX_THREADS: usize = 1024;
+
 /// The smallest chunk the default chunk size shrinks to: a few thousand
 /// URLs, enough to make the cost of a task and a write negligible.
 const MIN_DEFAULT_CHUNK_SIZE: usize = 64 << 10;
@@ -382,7 +388,7 @@ impl BatchBuilder {
     /// The number of worker threads (default 0: one per available core, as
     /// `std::thread::available_parallelism` counts them). The calling
     /// thread reads the input and runs the sink besides. Any number gives
-    /// the same output.
+    /// the same output; more than [`MAX_THREADS`] makes `build` fail.
     pub fn threads(&mut self, n: usize) -> &mut BatchBuilder {
         self.config.threads = n;
         self
@@ -410,7 +416,16 @@ impl BatchBuilder {
     /// refuses to start them.
     pub fn build(&self) -> io::Result<Batch> {
         let threads = match self.config.threads {
-            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            0 => std::thread::available_parallelism()
+                .map_or(1, |n| n.get().min(MAX_THREADS)),
+            n if n > MAX_THREADS => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!(
+                        "{n} worker threads asked for; at most {MAX_THREADS}"
+                    ),
+                ))
+            }
             n => n,
         };
         let per_thread = threads.saturating_mul(CHUNKS_PER_THREAD);

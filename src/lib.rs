@@ -76,6 +76,7 @@ pub use crate::agents::{KnownAgent, AI_CRAWLERS};
 pub use crate::batch::{
     for_each_line, Batch, BatchBuilder, ChunkWorker, MmapChoice, Render, Sink,
     Stats, DEFAULT_CHUNK_SIZE, MAX_IN_FLIGHT_BYTES,
+    MAX_THREADS,
 };
 pub use crate::dialect::Dialect;
 pub use crate::engine::EngineKind;
@@ -92,7 +93,8 @@ pub use crate::robots::{
     MAX_LINE_LEN,
 };
 pub use crate::rules::{
-    is_valid_product_token, product_token, GroupMatch, Rule, RuleSet,
+    agent_warning, is_valid_product_token, product_token, GroupMatch, Rule,
+    RuleSet,
 };
 
 // The README's Rust examples compile and run as doctests.

@@ -159,6 +159,50 @@ pub fn product_token(agent: &str) -> &str {
     &agent[..n]
 }
 
+/// What is wrong with `agent` under `dialect`, if anything: the warning
+/// the command prints on standard error and the Python API raises as a
+/// `UserWarning`.
+///
+/// An empty agent names no group in any dialect, so only the `*` groups
+/// apply (as in Google's library; in `draft1996` and `orig1994` an empty
+/// name would be contained in every record's value, and the `*` record is
+/// taken instead). RFC 9309 and Google compare product tokens exactly, so
+/// an agent that is not one (`FooBot/1.0`) can match no group by name; the
+/// older standards take its name token (up to a `/` or a space) and look
+/// for it as a substring, so `FigTree/0.1 Robot` is their normal form.
+///
+/// ```
+/// use robots_batch::{agent_warning, Dialect};
+///
+/// assert!(agent_warning("FooBot", Dialect::Rfc9309).is_none());
+/// assert!(agent_warning("*", Dialect::Google).is_none());
+/// let w = agent_warning("FooBot/1.0", Dialect::Rfc9309).unwrap();
+/// assert!(w.contains("did you mean \"FooBot\"?"));
+/// assert!(agent_warning("FooBot/1.0", Dialect::Draft1996).is_none());
+/// assert!(agent_warning("", Dialect::Orig1994).unwrap().contains("empty"));
+/// ```
+pub fn agent_warning(agent: &str, dialect: Dialect) -> Option<String> {
+    if agent.is_empty() {
+        return Some(
+            "the agent is empty: it names no group, so only the `*` groups \
+             apply"
+                .to_string(),
+        );
+    }
+    let exact = dialect.is_longest_match();
+    if !exact || agent == "*" || is_valid_product_token(agent) {
+        return None;
+    }
+    let start = format!(
+        "agent {agent:?} is not a valid product token (letters, '-' and '_' \
+         only), so it may match no group"
+    );
+    Some(match product_token(agent) {
+        "" => start,
+        token => format!("{start}; did you mean {token:?}?"),
+    })
+}
+
 /// RFC 9309 and Google: groups end where a user-agent line follows a rule;
 /// the groups naming the agent are merged, else the `*` groups.
 fn select_groups(robots: &Robots, agent: &[u8]) -> (GroupMatch, Vec<usize>) {

@@ -384,11 +384,11 @@ rbtest!(error_directory_as_file, |dir: Dir, _: TestCommand| {
 rbtest!(error_usage, |dir: Dir, _: TestCommand| {
     dir.create("urls.txt", EXAMPLE_URLS);
     for (args, needle) in [
-        (&["-a", "", "robots.txt", "urls.txt"][..], "agent"),
-        (&["--agent=", "robots.txt", "urls.txt"], "agent"),
-        (&["--dialect", "rfc1234", "robots.txt", "urls.txt"], "rfc1234"),
+        (&["--dialect", "rfc1234", "robots.txt", "urls.txt"][..], "rfc1234"),
         (&["--engine", "quantum", "robots.txt", "urls.txt"], "quantum"),
         (&["--threads", "many", "robots.txt", "urls.txt"], "many"),
+        (&["-j20000", "robots.txt", "urls.txt"], "at most 1024 threads"),
+        (&["crawl", "-j", "1025", "urls.txt"], "at most 1024 threads"),
         (&["--max-robots-bytes", "-1", "robots.txt", "urls.txt"], "-1"),
         (&["--frobnicate", "robots.txt", "urls.txt"], "--frobnicate"),
         (&["robots.txt"], "<URLS>"),
@@ -397,6 +397,49 @@ rbtest!(error_usage, |dir: Dir, _: TestCommand| {
         let err = dir.command().args(args).assert_error();
         assert!(err.contains(needle), "{args:?}: {err}");
     }
+});
+
+// An empty agent names no group in any dialect: the `*` groups apply, as
+// in Google's library (whose compliance suite has such cases), with a
+// warning. In draft1996 and orig1994 an empty name would be a substring of
+// every record's value; the `*` record is taken instead.
+rbtest!(empty_agent_means_the_star_groups, |dir: Dir, _: TestCommand| {
+    dir.create(
+        "groups.txt",
+        "User-agent: FooBot\nDisallow: /\n\nUser-agent: *\nDisallow: /star\n",
+    );
+    dir.create("urls.txt", "/star\n/other\n");
+    let want = "url,verdict\n/star,disallowed\n/other,allowed\n";
+    let warning = "robots-batch: the agent is empty: it names no group, so \
+                   only the `*` groups apply\n";
+    for dialect in ["rfc9309", "google", "draft1996", "orig1994"] {
+        for agent in [&["-a", ""][..], &["--agent="]] {
+            let out = dir
+                .command()
+                .args(["--dialect", dialect])
+                .args(agent)
+                .args(["groups.txt", "urls.txt"])
+                .output();
+            assert_eq!(out.status.code(), Some(0), "{dialect}");
+            eqnice!(want, String::from_utf8(out.stdout).unwrap());
+            eqnice!(warning, String::from_utf8(out.stderr).unwrap());
+        }
+        let out = dir
+            .command()
+            .args(["check", "--dialect", dialect, "-a", ""])
+            .args(["groups.txt", "/star", "/other"])
+            .output();
+        assert_eq!(out.status.code(), Some(1), "{dialect}");
+        eqnice!(warning, String::from_utf8(out.stderr).unwrap());
+    }
+    // Google's compliance case: an empty robots.txt, agent and URL.
+    dir.create("empty.txt", "");
+    let out = dir
+        .command()
+        .args(["check", "--dialect", "google", "--spec-test"])
+        .args(["empty.txt", "", ""])
+        .output();
+    assert_eq!(out.status.code(), Some(0));
 });
 
 rbtest!(agent_warning, |dir: Dir, mut cmd: TestCommand| {

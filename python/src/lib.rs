@@ -16,7 +16,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::ffi::{from_ffi, to_ffi, FFI_ArrowArray, FFI_ArrowSchema};
 use arrow_array::{make_array, Array, ArrayRef};
 use arrow_schema::DataType;
-use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyTypeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
 use pyo3::types::{PyCapsule, PyList, PyString, PyTuple};
@@ -26,8 +26,8 @@ use robots_batch::crawl::{
     FetchSet, MatcherCache, Origin,
 };
 use robots_batch::{
-    Dialect, EngineKind, Matcher, MatcherBuilder, Reason, Robots, Scratch,
-    Verdict, DEFAULT_MAX_ROBOTS_BYTES,
+    agent_warning, Dialect, EngineKind, Matcher, MatcherBuilder, Reason,
+    Robots, Scratch, Verdict, DEFAULT_MAX_ROBOTS_BYTES,
 };
 
 /// One URL of a Python list: str, bytes (or bytearray, memoryview) or None.
@@ -56,11 +56,19 @@ fn py_urls(urls: &Bound<'_, PyAny>) -> PyResult<Vec<PyUrl>> {
         ));
     }
     let mut out = Vec::with_capacity(urls.len().unwrap_or(0));
-    for item in urls.try_iter()? {
+    for (i, item) in urls.try_iter()?.enumerate() {
         let item = item?;
         if item.is_none() {
             out.push(PyUrl::Null);
-        } else if let Ok(s) = item.extract::<PyBackedStr>() {
+        } else if item.is_instance_of::<PyString>() {
+            // Only a str with a lone surrogate has no UTF-8 form.
+            let s = item.extract::<PyBackedStr>().map_err(|e| {
+                PyValueError::new_err(format!(
+                    "URL {i} is a str with no UTF-8 form ({e}); pass it \
+                     as bytes, e.g. url.encode(\"utf-8\", \
+                     \"surrogateescape\")"
+                ))
+            })?;
             out.push(PyUrl::Str(s));
         } else if let Ok(b) = item.extract::<PyBackedBytes>() {
             out.push(PyUrl::Bytes(b));
@@ -239,8 +247,13 @@ fn parse_engine(engine: &str) -> PyResult<EngineKind> {
     engine.parse().map_err(|e| PyValueError::new_err(format!("{e}")))
 }
 
-/// Agents from a str (one agent) or a sequence of str.
-fn parse_agents(agents: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+/// Agents from a str (one agent) or a sequence of str, with a
+/// `UserWarning` for each agent the command would warn about (an empty
+/// one, one that is not a product token).
+fn parse_agents(
+    agents: &Bound<'_, PyAny>,
+    dialect: Dialect,
+) -> PyResult<Vec<String>> {
     let list: Vec<String> = if let Ok(one) = agents.extract::<String>() {
         vec![one]
     } else {
@@ -251,10 +264,15 @@ fn parse_agents(agents: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     if list.is_empty() {
         return Err(PyValueError::new_err("no agent given"));
     }
-    if let Some(bad) = list.iter().find(|a| a.trim().is_empty()) {
-        return Err(PyValueError::new_err(format!(
-            "an agent must not be empty: {bad:?}"
-        )));
+    let py = agents.py();
+    for agent in &list {
+        if let Some(warning) = agent_warning(agent, dialect) {
+            // A warning text never holds a NUL byte unless the agent does.
+            let text = CString::new(warning.replace('\0', "\\0"))
+                .expect("NUL bytes were replaced");
+            let category = py.get_type::<PyUserWarning>();
+            PyErr::warn(py, &category, &text, 2)?;
+        }
     }
     Ok(list)
 }
@@ -406,8 +424,8 @@ impl Matchers {
                 "robots must be the robots.txt as bytes or str",
             ));
         };
-        let agents = parse_agents(agents)?;
         let dialect = parse_dialect(dialect)?;
+        let agents = parse_agents(agents, dialect)?;
         let mut builder = MatcherBuilder::new();
         builder.engine(parse_engine(engine)?);
         let matchers = py.detach(|| {
@@ -772,8 +790,8 @@ impl Crawl {
         cache_bytes: usize,
         shared_cache: bool,
     ) -> PyResult<Crawl> {
-        let agents = parse_agents(agents)?;
         let dialect = parse_dialect(dialect)?;
+        let agents = parse_agents(agents, dialect)?;
         let mut builder = MatcherBuilder::new();
         builder.engine(parse_engine(engine)?);
         let policy = FetchPolicy {

@@ -8,6 +8,7 @@ import json
 import os
 import sys
 import threading
+import warnings
 
 import pyarrow as pa
 import pytest
@@ -154,11 +155,23 @@ def test_arrow_form_takes_batches_tables_and_chunks():
     assert m.evaluate(URLS).column(0).to_pylist() == m.verdicts(URLS)
 
 
+def test_agents_the_command_warns_about_warn_here_too():
+    # An empty agent names no group: the `*` groups apply, with a warning.
+    with pytest.warns(UserWarning, match="empty"):
+        empty = Matcher(ROBOTS, "")
+    assert empty.verdicts(URLS) == Matcher(ROBOTS, "*").verdicts(URLS)
+    with pytest.warns(UserWarning, match='did you mean "GPTBot"'):
+        Matcher(ROBOTS, "GPTBot/1.1")
+    # The older standards take an agent's name token: no warning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        Matcher(ROBOTS, "GPTBot/1.1", dialect="draft1996")
+        Matcher(ROBOTS, ["GPTBot", "*"])
+
+
 def test_bad_input_is_a_clear_error():
     with pytest.raises(TypeError, match="bytes or str"):
         Matcher(12)
-    with pytest.raises(ValueError, match="empty"):
-        Matcher(ROBOTS, "")
     with pytest.raises(ValueError, match="no agent"):
         Matcher(ROBOTS, [])
     with pytest.raises(ValueError, match="dialect"):
@@ -166,6 +179,8 @@ def test_bad_input_is_a_clear_error():
     with pytest.raises(ValueError, match="engine"):
         Matcher(ROBOTS, engine="regex")
     m = Matcher(ROBOTS)
+    with pytest.raises(ValueError, match="URL 1 is a str with no UTF-8 form"):
+        m.verdicts(["https://example.com/", "https://example.com/\udc80"])
     with pytest.raises(TypeError, match="not one str"):
         m.verdicts("https://example.com/")
     with pytest.raises(TypeError, match="str, bytes or None"):
@@ -204,7 +219,10 @@ def test_conformance_vectors_pass_through_python(shared):
     failed = []
     total = 0
     for (robots, agent, dialect), items in cases.items():
-        m = Matcher(robots, agent, dialect, max_robots_bytes=0)
+        with warnings.catch_warnings():
+            # The vectors use agents that are not product tokens on purpose.
+            warnings.simplefilter("ignore", UserWarning)
+            m = Matcher(robots, agent, dialect, max_robots_bytes=0)
         urls = [u for u, _, _ in items]
         got = m.verdicts(urls)
         arrow = m.evaluate(pa.array(urls)).column(0).to_pylist()

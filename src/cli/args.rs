@@ -7,7 +7,9 @@
 use std::path::PathBuf;
 
 use clap::{Parser, ValueEnum};
-use robots_batch::{Dialect, EngineKind, DEFAULT_MAX_ROBOTS_BYTES};
+use robots_batch::{
+    Dialect, EngineKind, DEFAULT_MAX_ROBOTS_BYTES, MAX_THREADS,
+};
 
 const ABOUT: &str = "\
 Decide, for a file of URLs, which ones a crawler may fetch under a robots.txt.";
@@ -33,10 +35,10 @@ OUTPUT:
 
 EXIT CODES:
   0  success, warnings about the input included (a robots.txt over the parse
-     limit, an agent that is not a product token); also when standard output
-     is closed early, as by `| head`
-  2  usage error (unknown flag or value, empty agent) or I/O error (missing
-     or unreadable file, a directory given as a file)
+     limit, an agent that is empty or not a product token); also when
+     standard output is closed early, as by `| head`
+  2  usage error (unknown flag or value) or I/O error (missing or
+     unreadable file, a directory given as a file)
 
   With --emit, the exit code is grep's: 0 when a URL was printed, 1 when
   none was, 2 on error.
@@ -87,7 +89,8 @@ pub struct Args {
     /// with the default `*`, only the `*` groups apply. An agent that is not
     /// a valid product token (letters, `-` and `_`) is used as given, with a
     /// warning naming the token it could mean (`FooBot/1.0` means
-    /// `FooBot`). An empty agent is an error. With several agents (from
+    /// `FooBot`). An empty agent names no group: only the `*` groups apply,
+    /// with a warning. With several agents (from
     /// -a, --agents-file and --agents together, in that order, duplicates
     /// dropped), each URL is read and its path extracted once, and the
     /// output has a column per agent (see --layout).
@@ -97,7 +100,6 @@ pub struct Args {
         value_name = "AGENT",
         value_delimiter = ',',
         action = clap::ArgAction::Append,
-        value_parser = parse_agent
     )]
     pub agent: Vec<String>,
 
@@ -202,8 +204,9 @@ pub struct Args {
 
     /// Worker threads [default: all cores].
     ///
-    /// 0 also means all cores. The output is the same for any number.
-    #[arg(short = 'j', long, value_name = "N")]
+    /// 0 also means all cores; at most 1024. The output is the same for any
+    /// number.
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,
 
     /// Parse only the first BYTES bytes of the robots.txt; 0 means no limit.
@@ -237,15 +240,6 @@ pub struct Args {
     /// Cut the input into chunks of about BYTES bytes (for tests).
     #[arg(long, value_name = "BYTES", hide = true)]
     pub chunk_size: Option<usize>,
-}
-
-pub(crate) fn parse_agent(agent: &str) -> Result<String, String> {
-    if agent.is_empty() {
-        return Err("the agent is empty; give a product token such as \
-                    ExampleBot, or * for the `*` groups"
-            .to_string());
-    }
-    Ok(agent.to_string())
 }
 
 /// The built-in agent lists.
@@ -282,4 +276,15 @@ pub enum FormatArg {
     Tsv,
     /// JSON lines.
     Jsonl,
+}
+
+/// `-j`: a thread count up to [`MAX_THREADS`].
+pub(crate) fn parse_threads(value: &str) -> Result<usize, String> {
+    let n: usize = value
+        .parse()
+        .map_err(|_| format!("{value:?} is not a number of threads"))?;
+    if n > MAX_THREADS {
+        return Err(format!("at most {MAX_THREADS} threads (0: all cores)"));
+    }
+    Ok(n)
 }

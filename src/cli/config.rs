@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use robots_batch::{
-    is_valid_product_token, product_token, Batch, BatchBuilder, Dialect,
-    Format, Layout, Matcher, MatcherBuilder, MmapChoice, Robots, Table,
-    TableBuilder, WarningKind, AI_CRAWLERS,
+    agent_warning, Batch, BatchBuilder, Dialect, Format, Layout, Matcher,
+    MatcherBuilder, MmapChoice, Robots, Table, TableBuilder, WarningKind,
+    AI_CRAWLERS,
 };
 
 use crate::cli::args::{AgentList, EmitArg, FormatArg, LayoutArg};
@@ -214,27 +214,10 @@ pub fn read_robots(path: &Path) -> anyhow::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// Warns about an agent that cannot match a group by name as given.
-///
-/// Only RFC 9309 and Google compare product tokens exactly; the older
-/// standards take the agent's name token (up to a `/` or a space) and
-/// look for it as a substring, so `FigTree/0.1 Robot` is their normal
-/// form.
+/// Warns about an agent that is empty or cannot match a group by name as
+/// given (see [`agent_warning`]).
 pub fn warn_agent(agent: &str, dialect: Dialect) {
-    let exact = matches!(dialect, Dialect::Rfc9309 | Dialect::Google);
-    if !exact || agent == "*" || is_valid_product_token(agent) {
-        return;
-    }
-    let token = product_token(agent);
-    if token.is_empty() {
-        message!(
-            "agent {agent:?} is not a valid product token (letters, '-' and \
-             '_' only), so it may match no group"
-        );
-    } else {
-        message!(
-            "agent {agent:?} is not a valid product token (letters, '-' and \
-             '_' only), so it may match no group; did you mean {token:?}?"
-        );
+    if let Some(warning) = agent_warning(agent, dialect) {
+        message!("{warning}");
     }
 }

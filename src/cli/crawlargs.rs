@@ -97,8 +97,7 @@ pub struct CrawlArgs {
         long,
         value_name = "AGENT",
         value_delimiter = ',',
-        action = clap::ArgAction::Append,
-        value_parser = super::args::parse_agent
+        action = clap::ArgAction::Append
     )]
     pub agent: Vec<String>,
 
@@ -169,8 +168,13 @@ pub struct CrawlArgs {
     #[arg(long, value_name = "FORMAT")]
     pub format: Option<FormatArg>,
 
-    /// Worker threads [default: all cores].
-    #[arg(short = 'j', long, value_name = "N")]
+    /// Worker threads [default: all cores]; at most 1024.
+    #[arg(
+        short = 'j',
+        long,
+        value_name = "N",
+        value_parser = super::args::parse_threads
+    )]
     pub threads: Option<usize>,
 
     /// Do not print the header row.

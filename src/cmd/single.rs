@@ -25,12 +25,6 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     } else {
         (args.agent.clone().unwrap_or_else(|| "*".to_string()), &args.urls)
     };
-    if agent.is_empty() {
-        anyhow::bail!(
-            "the agent is empty; give a product token such as ExampleBot, \
-             or * for the `*` groups"
-        );
-    }
     let bytes = read_robots(&args.robots)?;
     let robots = Robots::parse_with_limit(&bytes, args.max_robots_bytes);
     for warning in robots.warnings() {
