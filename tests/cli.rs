@@ -389,6 +389,11 @@ rbtest!(error_usage, |dir: Dir, _: TestCommand| {
         (&["--threads", "many", "robots.txt", "urls.txt"], "many"),
         (&["-j20000", "robots.txt", "urls.txt"], "at most 1024 threads"),
         (&["crawl", "-j", "1025", "urls.txt"], "at most 1024 threads"),
+        (&["-a", "a,,b", "robots.txt", "urls.txt"], "stray comma"),
+        (
+            &["crawl", "--robots-dir", ".", "-a", "GPTBot,", "urls.txt"],
+            "stray comma",
+        ),
         (&["--max-robots-bytes", "-1", "robots.txt", "urls.txt"], "-1"),
         (&["--frobnicate", "robots.txt", "urls.txt"], "--frobnicate"),
         (&["robots.txt"], "<URLS>"),

@@ -196,6 +196,7 @@ fn agents(args: &Args) -> anyhow::Result<Vec<String>> {
     }
     let mut seen = std::collections::HashSet::new();
     agents.retain(|a| seen.insert(a.to_ascii_lowercase()));
+    no_empty_among_several(&agents)?;
     if agents.is_empty() {
         if let Some(ref path) = args.agents_file {
             anyhow::bail!("no agent in {} (one per line)", path.display());
@@ -212,6 +213,18 @@ pub fn read_robots(path: &Path) -> anyhow::Result<Vec<u8>> {
     file.read_to_end(&mut bytes)
         .with_context(|| format!("failed to read {}", path.display()))?;
     Ok(bytes)
+}
+
+/// An empty agent is meaningful alone (`-a ''`: only the `*` groups); among
+/// several it is a stray comma (`-a GPTBot,`), and an error.
+pub fn no_empty_among_several(agents: &[String]) -> anyhow::Result<()> {
+    if agents.len() > 1 && agents.iter().any(|a| a.is_empty()) {
+        anyhow::bail!(
+            "an empty agent among several (a stray comma?); give -a '' \
+             alone to judge the empty agent"
+        );
+    }
+    Ok(())
 }
 
 /// Warns about an agent that is empty or cannot match a group by name as

@@ -15,7 +15,9 @@ mod sigbus;
 mod subargs;
 
 pub use self::args::Args;
-pub use self::config::{read_robots, warn_agent, Config, Input, Output};
+pub use self::config::{
+    no_empty_among_several, read_robots, warn_agent, Config, Input, Output,
+};
 pub use self::crawlargs::{AssumeArg, CrawlArgs, MissingArg};
 pub use self::messages::emit;
 pub use self::sigbus::exit_on_sigbus;

@@ -48,6 +48,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
             agents.push(agent.clone());
         }
     }
+    crate::cli::no_empty_among_several(&agents)?;
     if agents.is_empty() {
         agents.push("*".to_string());
     }
