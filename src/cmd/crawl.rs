@@ -41,6 +41,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
         }
         Ok(fetches)
     })?;
+    crate::cli::no_empty_among_several(&args.agent)?;
     let mut agents: Vec<String> = vec![];
     for agent in &args.agent {
         if !agents.contains(agent) {
@@ -48,7 +49,6 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
             agents.push(agent.clone());
         }
     }
-    crate::cli::no_empty_among_several(&agents)?;
     if agents.is_empty() {
         agents.push("*".to_string());
     }
