@@ -85,6 +85,14 @@ pub const MAX_IN_FLIGHT_BYTES: usize = 8 << 20;
 /// error from [`BatchBuilder::build`], not a failure to spawn threads.
 pub const MAX_THREADS: usize = 1024;
 
+/// The longest line judged whole: 8 MiB, four times the longest URL a
+/// browser accepts. A longer line still gets its row, holding and judged
+/// on its first `MAX_LINE_BYTES` bytes (counted in
+/// [`Stats::cut_lines`]), and the rest is read past without being kept,
+/// so that a stream's memory stays bounded whatever its lines. Chunks are
+/// at most this long too (see [`BatchBuilder::chunk_size`]).
+pub const MAX_LINE_BYTES: usize = 8 << 20;
+
 /// The smallest chunk the default chunk size shrinks to: a few thousand
 /// URLs, enough to make the cost of a task and a write negligible.
 const MIN_DEFAULT_CHUNK_SIZE: usize = 64 << 10;
@@ -295,6 +303,7 @@ pub struct Stats {
     allowed: u64,
     disallowed: u64,
     unknown: u64,
+    cut: u64,
 }
 
 impl Stats {
@@ -344,12 +353,19 @@ impl Stats {
         self.disallowed
     }
 
+    /// Lines longer than [`MAX_LINE_BYTES`], whose rows hold and were
+    /// judged on their first `MAX_LINE_BYTES` bytes.
+    pub fn cut_lines(&self) -> u64 {
+        self.cut
+    }
+
     fn add(&mut self, other: &Stats) {
         self.lines += other.lines;
         self.bytes += other.bytes;
         self.allowed += other.allowed;
         self.disallowed += other.disallowed;
         self.unknown += other.unknown;
+        self.cut += other.cut;
     }
 }
 
@@ -399,9 +415,10 @@ impl BatchBuilder {
     /// [`DEFAULT_CHUNK_SIZE`], shrunk to as little as 64 KiB when there are
     /// so many threads that more than [`MAX_IN_FLIGHT_BYTES`] would be in
     /// flight. Small chunks cost overhead per chunk (a task, a channel
-    /// message, a write); large ones cost memory. 0 is read as 1.
+    /// message, a write); large ones cost memory. 0 is read as 1, and more
+    /// than [`MAX_LINE_BYTES`] as that.
     pub fn chunk_size(&mut self, bytes: usize) -> &mut BatchBuilder {
-        self.config.chunk_size = Some(bytes.max(1));
+        self.config.chunk_size = Some(bytes.clamp(1, MAX_LINE_BYTES));
         self
     }
 
@@ -582,6 +599,7 @@ impl Batch {
             chunk_size: self.chunk_size,
             carry: vec![],
             eof: false,
+            cut: Stats::default(),
         };
         self.run_chunks(chunks, new_worker, sink)
     }
@@ -598,8 +616,12 @@ impl Batch {
         F: Fn() -> W + Sync,
         S: Sink,
     {
-        let chunks =
-            SliceChunks { haystack, pos: 0, chunk_size: self.chunk_size };
+        let chunks = SliceChunks {
+            haystack,
+            pos: 0,
+            chunk_size: self.chunk_size,
+            cut: Stats::default(),
+        };
         self.run_chunks(chunks, new_worker, sink)
     }
 
@@ -630,6 +652,10 @@ impl Batch {
         // Chunks finished out of order, by index.
         let mut pending: BTreeMap<u64, Done<'a>> = BTreeMap::new();
         let (mut next_read, mut next_write) = (0u64, 0u64);
+        // Bytes of the chunks read but not yet written: chunks that hold a
+        // long line are larger than the chunk size, so fewer of them are
+        // read ahead than of ordinary chunks.
+        let mut in_flight_bytes = 0usize;
         let mut eof = false;
         // Spent buffers, reused so that a run allocates a bounded number.
         let mut spare_in: Vec<Vec<u8>> = vec![];
@@ -640,6 +666,8 @@ impl Batch {
             while !eof
                 && result.is_ok()
                 && next_read - next_write < self.in_flight as u64
+                && (next_read == next_write
+                    || in_flight_bytes < self.in_flight * self.chunk_size)
             {
                 let chunk = match chunks.next_chunk(spare_in.pop()) {
                     Ok(Some(chunk)) => chunk,
@@ -655,6 +683,7 @@ impl Batch {
                 };
                 let index = next_read;
                 next_read += 1;
+                in_flight_bytes += chunk.len();
                 let mut out = spare_out.pop().unwrap_or_default();
                 let tx = tx.clone();
                 scope.spawn_fifo(move |_| {
@@ -684,6 +713,7 @@ impl Batch {
             while let Some(done) = pending.remove(&next_write) {
                 next_write += 1;
                 let Done { chunk, mut out, outcome, .. } = done;
+                in_flight_bytes -= chunk.len();
                 match outcome {
                     Ok(Ok(stats)) if result.is_ok() => {
                         total.add(&stats);
@@ -714,6 +744,7 @@ impl Batch {
         if let Some(payload) = panicked {
             panic::resume_unwind(payload);
         }
+        total.add(&chunks.cut());
         result.map(|()| total)
     }
 }
@@ -890,6 +921,30 @@ trait Chunks<'a> {
         &mut self,
         spare: Option<Vec<u8>>,
     ) -> io::Result<Option<Chunk<'a>>>;
+
+    /// The lines cut at [`MAX_LINE_BYTES`] so far, and the bytes read past
+    /// after their cuts.
+    fn cut(&self) -> Stats;
+}
+
+/// Puts the first [`MAX_LINE_BYTES`] of `line` into `buf` as a line of its
+/// own, after `before` (the chunk's whole lines before it); `ended` when
+/// the line had a line end (it may be the input's last line, without one).
+fn push_cut(buf: &mut Vec<u8>, before: &[u8], line: &[u8], ended: bool) {
+    buf.extend_from_slice(before);
+    buf.extend_from_slice(&line[..MAX_LINE_BYTES]);
+    if ended {
+        buf.push(b'\n');
+    }
+}
+
+impl Stats {
+    /// Counts a line cut at [`MAX_LINE_BYTES`] and the `skipped` bytes read
+    /// past after the cut.
+    fn count_cut(&mut self, skipped: usize) {
+        self.cut += 1;
+        self.bytes += skipped as u64;
+    }
 }
 
 /// Chunks of a slice: no copies.
@@ -897,12 +952,13 @@ struct SliceChunks<'a> {
     haystack: &'a [u8],
     pos: usize,
     chunk_size: usize,
+    cut: Stats,
 }
 
 impl<'a> Chunks<'a> for SliceChunks<'a> {
     fn next_chunk(
         &mut self,
-        _: Option<Vec<u8>>,
+        spare: Option<Vec<u8>>,
     ) -> io::Result<Option<Chunk<'a>>> {
         let hay = self.haystack;
         if self.pos >= hay.len() {
@@ -910,13 +966,30 @@ impl<'a> Chunks<'a> for SliceChunks<'a> {
         }
         // The chunk ends just after the first `\n` at or after `want - 1`.
         let want = self.pos.saturating_add(self.chunk_size).min(hay.len());
-        let end = match memchr::memchr(b'\n', &hay[want - 1..]) {
-            Some(i) => want + i,
-            None => hay.len(),
+        let (line_end, end) = match memchr::memchr(b'\n', &hay[want - 1..]) {
+            Some(i) => (want - 1 + i, want + i),
+            None => (hay.len(), hay.len()),
         };
-        let chunk = &hay[self.pos..end];
+        // Only the last line can be longer than a chunk, so than the limit.
+        let start = self.pos;
+        let last = match memchr::memrchr(b'\n', &hay[start..want - 1]) {
+            Some(i) => start + i + 1,
+            None => start,
+        };
         self.pos = end;
-        Ok(Some(Chunk::Borrowed(chunk)))
+        if line_end - last <= MAX_LINE_BYTES {
+            return Ok(Some(Chunk::Borrowed(&hay[start..end])));
+        }
+        self.cut.count_cut(line_end - last - MAX_LINE_BYTES);
+        let mut buf = spare.unwrap_or_default();
+        buf.clear();
+        let ended = line_end < hay.len();
+        push_cut(&mut buf, &hay[start..last], &hay[last..line_end], ended);
+        Ok(Some(Chunk::Owned(buf)))
+    }
+
+    fn cut(&self) -> Stats {
+        self.cut
     }
 }
 
@@ -927,6 +1000,7 @@ struct ReadChunks<Rd> {
     chunk_size: usize,
     carry: Vec<u8>,
     eof: bool,
+    cut: Stats,
 }
 
 impl<Rd: Read> ReadChunks<Rd> {
@@ -950,6 +1024,38 @@ impl<Rd: Read> ReadChunks<Rd> {
             }
         }
     }
+
+    /// Cuts the line that starts `buf` and runs past [`MAX_LINE_BYTES`]:
+    /// keeps its first `MAX_LINE_BYTES` bytes as a line, and reads past
+    /// the rest of it, keeping only what follows its end for the next
+    /// chunk.
+    fn cut_first_line(&mut self, buf: Vec<u8>) -> io::Result<Vec<u8>> {
+        let (mut skipped, mut ended) = (buf.len() - MAX_LINE_BYTES, false);
+        if let Some(i) = memchr::memchr(b'\n', &buf[MAX_LINE_BYTES..]) {
+            (skipped, ended) = (i, true);
+            self.carry.extend_from_slice(&buf[MAX_LINE_BYTES + i + 1..]);
+        } else {
+            // Read past the line in chunk-sized pieces, in `scratch`.
+            let mut scratch = Vec::with_capacity(self.chunk_size);
+            while !self.eof {
+                scratch.clear();
+                self.fill(&mut scratch, self.chunk_size)?;
+                if let Some(i) = memchr::memchr(b'\n', &scratch) {
+                    (skipped, ended) = (skipped + i, true);
+                    self.carry.extend_from_slice(&scratch[i + 1..]);
+                    break;
+                }
+                skipped += scratch.len();
+            }
+        }
+        self.cut.count_cut(skipped);
+        let mut chunk = buf;
+        chunk.truncate(MAX_LINE_BYTES);
+        if ended {
+            chunk.push(b'\n');
+        }
+        Ok(chunk)
+    }
 }
 
 impl<Rd: Read> Chunks<'static> for ReadChunks<Rd> {
@@ -961,12 +1067,21 @@ impl<Rd: Read> Chunks<'static> for ReadChunks<Rd> {
         buf.clear();
         buf.extend_from_slice(&self.carry);
         self.carry.clear();
-        // The carried bytes hold no line end: search only what is new.
-        let mut searched = buf.len();
+        // The carried bytes are a partial line, or after a cut line any
+        // bytes: search them too.
+        let mut searched = 0;
         let mut target = self.chunk_size;
         loop {
             while buf.len() < target && !self.eof {
                 self.fill(&mut buf, target)?;
+            }
+            // Until a line end is found, `buf` holds one line.
+            let first_end = memchr::memchr(b'\n', &buf[searched..])
+                .map_or(buf.len(), |i| searched + i);
+            if first_end > MAX_LINE_BYTES {
+                return self
+                    .cut_first_line(buf)
+                    .map(|b| Some(Chunk::Owned(b)));
             }
             if self.eof {
                 return Ok(if buf.is_empty() {
@@ -985,6 +1100,10 @@ impl<Rd: Read> Chunks<'static> for ReadChunks<Rd> {
             searched = buf.len();
             target = buf.len().saturating_add(self.chunk_size);
         }
+    }
+
+    fn cut(&self) -> Stats {
+        self.cut
     }
 }
 
@@ -1084,6 +1203,77 @@ mod tests {
     }
 
     #[test]
+    fn long_lines_are_cut_at_the_limit() {
+        let long = |fill: u8, len: usize| {
+            let mut line = b"/".to_vec();
+            line.resize(len, fill);
+            line
+        };
+        // Lines at, just over and far over the limit, one a disallowed
+        // path whose verdict holds after the cut, each with neighbours.
+        let at = long(b'a', MAX_LINE_BYTES);
+        let over = long(b'd', MAX_LINE_BYTES + 1);
+        let far = long(b'x', 3 * MAX_LINE_BYTES + 5);
+        for last_end in [&b"\n"[..], b""] {
+            let mut input = vec![];
+            let mut want = vec![];
+            for (line, cut) in [
+                (&b"/first"[..], false),
+                (&at, false),
+                (&over, true),
+                (b"/d\r", false),
+                (&far, true),
+                (&over, true),
+            ] {
+                input.extend_from_slice(line);
+                input.push(b'\n');
+                want.extend_from_slice(
+                    &line[..line.len().min(MAX_LINE_BYTES)],
+                );
+                want.push(b'\n');
+                assert_eq!(cut, line.len() > MAX_LINE_BYTES);
+            }
+            input.extend_from_slice(&far);
+            input.extend_from_slice(last_end);
+            want.extend_from_slice(&far[..MAX_LINE_BYTES]);
+            want.extend_from_slice(last_end);
+            let want = expected(&want);
+            for threads in [1, 2] {
+                for chunk_size in [1, 4096, MAX_LINE_BYTES, usize::MAX] {
+                    let batch = BatchBuilder::new()
+                        .threads(threads)
+                        .chunk_size(chunk_size)
+                        .build()
+                        .unwrap();
+                    for slice in [true, false] {
+                        let mut got = vec![];
+                        let sink = |b: &[u8], _: &Stats| {
+                            got.extend_from_slice(b);
+                            Ok(())
+                        };
+                        let new = || Plain(vec![]);
+                        let stats = if slice {
+                            batch.run_slice(&matchers(), &input, new, sink)
+                        } else {
+                            batch.run_reader(&matchers(), &*input, new, sink)
+                        }
+                        .unwrap();
+                        let what = format!("{threads} {chunk_size} {slice}");
+                        assert!(got == want, "{what}");
+                        assert_eq!(stats.cut_lines(), 4, "{what}");
+                        assert_eq!(stats.lines(), 7, "{what}");
+                        assert_eq!(
+                            stats.bytes(),
+                            input.len() as u64,
+                            "{what}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn chunk_boundaries_everywhere() {
         let inputs: &[&[u8]] = &[
             b"",
@@ -1157,14 +1347,20 @@ mod tests {
             assert_eq!(batch.in_flight, in_flight, "{threads} threads");
             assert!(chunk_size * in_flight <= MAX_IN_FLIGHT_BYTES);
         }
-        // An explicit chunk size is kept; at least one chunk more than
-        // threads stays in flight.
+        // An explicit chunk size is kept up to the line limit; at least one
+        // chunk more than threads stays in flight.
+        let batch = BatchBuilder::new()
+            .threads(4)
+            .chunk_size(6 << 20)
+            .build()
+            .unwrap();
+        assert_eq!((batch.chunk_size, batch.in_flight), (6 << 20, 5));
         let batch = BatchBuilder::new()
             .threads(4)
             .chunk_size(64 << 20)
             .build()
             .unwrap();
-        assert_eq!((batch.chunk_size, batch.in_flight), (64 << 20, 5));
+        assert_eq!((batch.chunk_size, batch.in_flight), (MAX_LINE_BYTES, 5));
         let batch =
             BatchBuilder::new().threads(4).chunk_size(0).build().unwrap();
         assert_eq!((batch.chunk_size, batch.in_flight), (1, 16));

@@ -13,12 +13,13 @@
 //! directory are in `cli.rs`).
 
 use std::fs::{self, File};
+use std::io::Write;
 use std::process::Stdio;
 
 use robots_batch::sample::Rng;
-use robots_batch::{Dialect, Matcher, Robots};
+use robots_batch::{Dialect, Matcher, Robots, MAX_LINE_BYTES};
 
-use crate::util::{lines, Dir, TestCommand, EXAMPLE_ROBOTS};
+use crate::util::{lines, show, Dir, TestCommand, EXAMPLE_ROBOTS};
 
 /// One dirty line (without its end).
 fn dirty_line(rng: &mut Rng) -> Vec<u8> {
@@ -180,6 +181,53 @@ rbtest!(line_of_five_megabytes, |dir: Dir, _: TestCommand| {
     let input = dirty_input(2_000, Some(&huge), true);
     assert_every_way(&dir, "a 5 MB line among 2,000", &input);
 });
+
+// A line over the limit still gets its row, holding and judged on its
+// first MAX_LINE_BYTES bytes, with a word on standard error; from a file
+// or a compressed stream alike.
+rbtest!(
+    line_over_the_limit_is_cut_with_a_warning,
+    |dir: Dir, _: TestCommand| {
+        let mut long = b"https://www.example.com/cart/".to_vec();
+        long.resize(2 * MAX_LINE_BYTES + 3, b'x');
+        let mut input = b"/a\n".to_vec();
+        input.extend_from_slice(&long);
+        input.extend_from_slice(b"\n/cart/b\n");
+        let mut want = b"url,verdict\n/a,allowed\n".to_vec();
+        want.extend_from_slice(&long[..MAX_LINE_BYTES]);
+        want.extend_from_slice(b",disallowed\n/cart/b,disallowed\n");
+        let warning = format!(
+        "robots-batch: 1 line longer than {MAX_LINE_BYTES} bytes: its row \
+         holds, and was judged on, its first {MAX_LINE_BYTES} bytes\n"
+    );
+        dir.create("urls.txt", &input);
+        let mut gz = flate2::write::GzEncoder::new(vec![], Default::default());
+        gz.write_all(&input).unwrap();
+        dir.create("urls.txt.gz", gz.finish().unwrap());
+        for threads in ["-j1", "-j2"] {
+            for (file, stdin) in [
+                ("urls.txt", None),
+                ("urls.txt.gz", None),
+                ("-", Some(&input)),
+            ] {
+                let mut cmd = dir.command();
+                cmd.args([threads, "robots.txt", file]);
+                if let Some(stdin) = stdin {
+                    cmd.stdin(stdin);
+                }
+                let out = cmd.output();
+                let what = format!("{threads} {file}");
+                assert_eq!(out.status.code(), Some(0), "{what}");
+                assert!(
+                    out.stdout == want,
+                    "{what}: {}",
+                    show(&out.stdout[..80])
+                );
+                eqnice!(warning, String::from_utf8(out.stderr).unwrap());
+            }
+        }
+    }
+);
 
 rbtest!(error_unreadable_file, |dir: Dir, _: TestCommand| {
     use std::os::unix::fs::PermissionsExt;

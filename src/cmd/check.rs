@@ -11,7 +11,7 @@ use flate2::read::MultiGzDecoder;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use robots_batch::{
     Batch, ChunkWorker, Counts, CsvRender, EmitRender, Matcher, Render, Sink,
-    Stats,
+    Stats, MAX_LINE_BYTES,
 };
 
 use crate::cli::{Config, Input, Output};
@@ -73,6 +73,7 @@ pub fn run(config: Config) -> anyhow::Result<ExitCode> {
     };
     progress.finish();
     let stats = result.map_err(|err| run_error(err, write_failed, &name))?;
+    warn_cut_lines(&stats);
     let code = match config.output {
         Output::Plain | Output::Table(_) => ExitCode::SUCCESS,
         Output::Emit(_) => grep_code(emitted > 0),
@@ -306,6 +307,21 @@ impl<'a> Source<'a> {
                 self.batch.run_reader_with(rdr, new_worker, sink)
             }
         }
+    }
+}
+
+/// Says on standard error how many lines were cut at the line limit.
+pub(crate) fn warn_cut_lines(stats: &Stats) {
+    match stats.cut_lines() {
+        0 => {}
+        1 => message!(
+            "1 line longer than {MAX_LINE_BYTES} bytes: its row holds, and \
+             was judged on, its first {MAX_LINE_BYTES} bytes"
+        ),
+        n => message!(
+            "{n} lines longer than {MAX_LINE_BYTES} bytes: their rows hold, \
+             and were judged on, their first {MAX_LINE_BYTES} bytes"
+        ),
     }
 }
 

@@ -12,7 +12,9 @@ use robots_batch::crawl::{
 };
 use robots_batch::{BatchBuilder, Format, MatcherBuilder, Stats};
 
-use super::check::{open_source, print_stats, run_error, Progress};
+use super::check::{
+    open_source, print_stats, run_error, warn_cut_lines, Progress,
+};
 use crate::cli::{AssumeArg, CrawlArgs, MissingArg};
 
 /// Reads the fetches, then judges every line of the input.
@@ -112,6 +114,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     std::mem::forget(judge);
     progress.finish();
     let stats = result.map_err(|err| run_error(err, write_failed, &name))?;
+    warn_cut_lines(&stats);
     stdout.flush().context("failed to write output")?;
     if args.stats {
         print_stats(&stats, start.elapsed());
