@@ -369,3 +369,46 @@ rbtest!(datatxt_command_dialect_matters, |dir: Dir, _: TestCommand| {
         }
     }
 });
+
+/// The draft's percent corners (`SEMANTICS.md` 5.3, and the README's
+/// data.txt section), each written down from three rules:
+///
+/// 1. escapes are decoded once, left to right: the octets a decoding
+///    gives are never decoded again, so `%2%46` and `%%32F` give the
+///    octets `%2F`, as `%252F` does, and no encoded slash;
+/// 2. a `%` that starts no escape (`%` then two hex digits) is the octet
+///    `%` itself, the same octet as `%25`;
+/// 3. only the octet `/` stays encoded (`%2F`, any case), and it equals
+///    neither `/` nor the octets `%2F`.
+#[test]
+fn percent_corners() {
+    #[rustfmt::skip]
+    let cases: &[(&str, &str, bool)] = &[
+        // (pattern of `Disallow:`, path, allowed)
+        ("/a%2F", "/a%2F", false),     // 3: an encoded slash is itself
+        ("/a%2F", "/a%2f", false),     // 3: in any case
+        ("/a%2F", "/a/", true),        // 3: and no `/`
+        ("/a%2F", "/a%252F", true),    // 1: the octets `%2F`
+        ("/a%2F", "/a%2%46", true),    // 1, 2: `%2%` starts no escape
+        ("/a%2F", "/a%%32F", true),    // 1, 2: `%%3` neither
+        ("/a%252F", "/a%2%46", false), // 1, 2: the same octets `%2F`
+        ("/a%252F", "/a%%32F", false), // 1, 2
+        ("/%", "/%2f", true),          // 2, 3: `%` is not an encoded slash
+        ("/%", "/%25", false),         // 2: `%` and `%25` are one octet
+        ("/%", "/%zz", false),         // 2
+        ("/%", "/%41", true),          // 1: `%41` is `A`
+        ("/%25", "/%", false),         // 2
+        ("/%41", "/A", false),         // 1: other escapes are decoded
+        ("/a%2", "/a%2F", true),       // 2, 3: `%2` is `%` then `2`
+    ];
+    for (pattern, path, allowed) in cases {
+        let robots = format!("User-agent: *\nDisallow: {pattern}\n");
+        let robots = Robots::parse(robots.as_bytes());
+        for (engine, builder) in builders() {
+            let m = builder.build(&robots, "bot", Dialect::Draft1996);
+            let mut scratch = m.scratch();
+            let got = m.verdict(path.as_bytes(), &mut scratch).is_allowed();
+            assert_eq!(got, *allowed, "{engine}: Disallow: {pattern} {path}");
+        }
+    }
+}
