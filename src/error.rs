@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::engine::EngineKind;
+
 /// An error of the robots-batch library. Parsing a robots.txt never fails;
 /// errors come from names that do not exist (an unknown dialect or engine).
 #[derive(Clone, Debug)]
@@ -38,12 +40,31 @@ impl fmt::Display for Error {
                 "unknown dialect {name:?} (expected one of: rfc9309, google, \
                  draft1996, orig1994)"
             ),
-            ErrorKind::UnknownEngine(ref name) => write!(
-                f,
-                "unknown engine {name:?} (expected one of: dfa, naive, lazy)"
-            ),
+            ErrorKind::UnknownEngine(ref name) => {
+                write!(f, "unknown engine {name:?} (expected one of: ")?;
+                for (i, engine) in EngineKind::ALL.iter().enumerate() {
+                    let sep = if i == 0 { "" } else { ", " };
+                    write!(f, "{sep}{}", engine.name())?;
+                }
+                write!(f, ")")
+            }
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::EngineKind;
+
+    #[test]
+    fn unknown_engine_lists_every_engine() {
+        let err = "regex".parse::<EngineKind>().unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown engine \"regex\" (expected one of: dfa, dense, lazy, \
+             scan, naive)"
+        );
+    }
+}

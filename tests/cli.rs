@@ -381,6 +381,31 @@ rbtest!(error_directory_as_file, |dir: Dir, _: TestCommand| {
     assert!(err.starts_with("robots-batch: failed to read sub: "), "{err}");
 });
 
+// Every subcommand is in the main help, `help SUBCOMMAND` is its `--help`,
+// and the flags' help says what each choice does.
+rbtest!(help_names_every_subcommand, |dir: Dir, _: TestCommand| {
+    let main = dir.command().arg("--help").stdout();
+    for needle in [
+        "robots-batch check [",
+        "robots-batch lint [",
+        "robots-batch crawl (--robots-dir",
+        "robots-batch help [check | lint | crawl]",
+        "CSV table with the header `agent,allowed,disallowed`",
+        "scan compiles nothing",
+    ] {
+        // The help is wrapped to the terminal's width: compare words.
+        let words = main.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(words.contains(needle), "{needle}: {main}");
+    }
+    eqnice!(main, dir.command().arg("help").stdout());
+    eqnice!(main, dir.command().args(["help", "nope"]).stdout());
+    for sub in ["check", "lint", "crawl"] {
+        let want = dir.command().args([sub, "--help"]).stdout();
+        eqnice!(want, dir.command().args(["help", sub]).stdout());
+        assert_ne!(want, main, "{sub}");
+    }
+});
+
 rbtest!(error_usage, |dir: Dir, _: TestCommand| {
     dir.create("urls.txt", EXAMPLE_URLS);
     for (args, needle) in [

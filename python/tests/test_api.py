@@ -176,7 +176,7 @@ def test_bad_input_is_a_clear_error():
         Matcher(ROBOTS, [])
     with pytest.raises(ValueError, match="dialect"):
         Matcher(ROBOTS, dialect="rfc2616")
-    with pytest.raises(ValueError, match="engine"):
+    with pytest.raises(ValueError, match="dfa, dense, lazy, scan, naive"):
         Matcher(ROBOTS, engine="regex")
     m = Matcher(ROBOTS)
     with pytest.raises(ValueError, match="URL 1 is a str with no UTF-8 form"):

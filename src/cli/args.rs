@@ -52,6 +52,12 @@ SUBCOMMANDS:
      what a site owner should fix, each finding with its line number, and
      the file's groups, sitemaps and crawl-delays; exit 1 when there are
      findings (see `robots-batch lint -h`)
+  robots-batch crawl (--robots-dir DIR | --robots-index FILE |
+                      --robots-warc FILE)... [-a AGENT] URLS
+     crawl-log mode: each URL judged by the robots.txt fetched from its own
+     origin and by how that fetch went (see `robots-batch crawl -h`)
+  robots-batch help [check | lint | crawl]
+     this help, or a subcommand's
 
 EXAMPLES:
   robots-batch robots.txt urls.txt > verdicts.csv
@@ -163,8 +169,8 @@ pub struct Args {
     /// Print only counts.
     ///
     /// With --emit, the number of URLs it would print (exit code 0 when it
-    /// is not zero, 1 when it is). Without, a CSV table `agent,allowed,
-    /// disallowed` with a row per agent (exit code 0).
+    /// is not zero, 1 when it is). Without, a CSV table with the header
+    /// `agent,allowed,disallowed` and a row per agent (exit code 0).
     #[arg(
         short = 'c',
         long,
@@ -198,7 +204,9 @@ pub struct Args {
     /// milliseconds even on 30,000 rules; dense (regex-automata dense DFAs)
     /// can take seconds to compile large wildcard sets; lazy
     /// (regex-automata's lazy DFA) is what both fall back to past their
-    /// size limits; naive is the reference.
+    /// size limits; scan compiles nothing and tries the rules one by one
+    /// (what crawl mode uses for an origin's first URLs); naive is the
+    /// reference.
     #[arg(long, value_name = "ENGINE", default_value_t = EngineKind::Dfa)]
     pub engine: EngineKind,
 

@@ -40,16 +40,31 @@ pub enum Command {
 /// `Err(0)`; a usage error prints one line, `robots-batch: ...`, and gives
 /// `Err(2)`.
 ///
-/// N.B. A first argument `check`, `lint` or `crawl` names the subcommand (clap's subcommands
-/// would make ROBOTS and URLS of the default command optional in the
-/// help); a robots.txt file named `check` is given as `./check`.
+/// N.B. A first argument `check`, `lint`, `crawl` or `help` names the
+/// subcommand (clap's subcommands would make ROBOTS and URLS of the default
+/// command optional in the help); a robots.txt file named `check` is given
+/// as `./check`.
 pub fn parse() -> Result<Command, ExitCode> {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    parse_argv(&argv)
+}
+
+fn parse_argv(argv: &[std::ffi::OsString]) -> Result<Command, ExitCode> {
     match argv.get(1).and_then(|arg| arg.to_str()) {
+        Some("help") => {
+            // `help SUBCOMMAND` is `SUBCOMMAND --help`; `help` alone, or
+            // with anything else, the main help.
+            let sub = argv.get(2).and_then(|arg| arg.to_str());
+            let sub = sub.filter(|s| ["check", "lint", "crawl"].contains(s));
+            let mut help: Vec<std::ffi::OsString> = vec![argv[0].clone()];
+            help.extend(sub.map(Into::into));
+            help.push("--help".into());
+            parse_argv(&help)
+        }
         Some("check") => parse_as::<CheckArgs>(&argv[1..]).map(Command::Check),
         Some("lint") => parse_as::<LintArgs>(&argv[1..]).map(Command::Lint),
         Some("crawl") => parse_as::<CrawlArgs>(&argv[1..]).map(Command::Crawl),
-        _ => parse_as::<Args>(&argv).map(Command::Run),
+        _ => parse_as::<Args>(argv).map(Command::Run),
     }
 }
 
