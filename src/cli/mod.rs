@@ -11,6 +11,7 @@ mod messages;
 pub mod args;
 mod config;
 mod crawlargs;
+mod input;
 mod sigbus;
 mod subargs;
 
@@ -19,6 +20,7 @@ pub use self::config::{
     no_empty_among_several, read_robots, warn_agent, Config, Input, Output,
 };
 pub use self::crawlargs::{AssumeArg, CrawlArgs, MissingArg};
+pub use self::input::{read_head, Compression};
 pub use self::messages::emit;
 pub use self::sigbus::exit_on_sigbus;
 pub use self::subargs::{CheckArgs, LintArgs, LintFormat};

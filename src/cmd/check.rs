@@ -7,14 +7,13 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use flate2::read::MultiGzDecoder;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use robots_batch::{
     Batch, ChunkWorker, Counts, CsvRender, EmitRender, Matcher, Render, Sink,
     Stats, MAX_LINE_BYTES,
 };
 
-use crate::cli::{Config, Input, Output};
+use crate::cli::{read_head, Compression, Config, Input, Output};
 
 /// Prints the verdicts of every line of the input.
 pub fn run(config: Config) -> anyhow::Result<ExitCode> {
@@ -112,54 +111,6 @@ fn grep_code(matched: bool) -> ExitCode {
     } else {
         ExitCode::from(1)
     }
-}
-
-/// How a URL input is compressed, by its first bytes.
-#[derive(Clone, Copy, Debug, Eq, PartialEq)]
-pub(crate) enum Compression {
-    /// gzip (RFC 1952): `1f 8b`. Several members one after another are
-    /// read as one stream, as `zcat` does.
-    Gzip,
-    /// zstd (RFC 8878): `28 b5 2f fd`. Several frames are read as one.
-    Zstd,
-}
-
-impl Compression {
-    fn sniff(head: &[u8]) -> Option<Compression> {
-        if head.starts_with(b"\x1f\x8b") {
-            Some(Compression::Gzip)
-        } else if head.starts_with(b"\x28\xb5\x2f\xfd") {
-            Some(Compression::Zstd)
-        } else {
-            None
-        }
-    }
-
-    fn decoder<'a, R: Read + 'a>(
-        self,
-        rdr: R,
-    ) -> io::Result<Box<dyn Read + 'a>> {
-        Ok(match self {
-            Compression::Gzip => Box::new(MultiGzDecoder::new(rdr)),
-            Compression::Zstd => {
-                Box::new(zstd::stream::read::Decoder::new(rdr)?)
-            }
-        })
-    }
-}
-
-/// Reads up to `buf.len()` bytes, fewer only at the end of the input.
-fn read_head<R: Read>(rdr: &mut R, buf: &mut [u8]) -> io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match rdr.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-            Err(err) => return Err(err),
-        }
-    }
-    Ok(n)
 }
 
 /// Opens the URLs of `file` (standard input when `None`, named `name` in
