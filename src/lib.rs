@@ -70,6 +70,7 @@ mod path;
 mod robots;
 mod rules;
 pub mod sample;
+pub mod sniff;
 mod swar;
 
 pub use crate::agents::{KnownAgent, AI_CRAWLERS};

@@ -360,14 +360,7 @@ fn boms(robots: &Robots) -> Vec<Finding> {
 
 /// An HTML page served as robots.txt.
 fn html(bytes: &[u8]) -> Option<Finding> {
-    let head = &bytes[..bytes.len().min(1024)];
-    let start = head.iter().position(|b| !b.is_ascii_whitespace())?;
-    let head = head[start..].to_ascii_lowercase();
-    let is_html = head.starts_with(b"<!doctype html")
-        || head.starts_with(b"<html")
-        || (head.starts_with(b"<")
-            && memchr::memmem::find(&head, b"<html").is_some());
-    is_html.then(|| Finding {
+    crate::sniff::looks_like_html(bytes).then(|| Finding {
         line: 1,
         code: "html",
         message: "this is an HTML page, not a robots.txt (an error page \

@@ -5,6 +5,7 @@
 //! reader of Google's reference library: every byte sequence parses, the
 //! unparseable lines are kept (and reported) rather than rejected.
 
+use std::io::{self, Read};
 use std::ops::Range;
 
 /// The longest part of a line that counts, in bytes. The rest of the line
@@ -183,6 +184,43 @@ impl Robots {
             Robots { bytes: body.to_vec(), lines: vec![], warnings };
         robots.read_lines();
         robots
+    }
+
+    /// Reads and parses the first `limit` bytes of `rdr` (0 means no
+    /// limit), holding no more than that: the rest is read past, only to
+    /// be counted for the [`WarningKind::OverParseLimit`] warning. For a
+    /// stream that may inflate without bound, as a decompressed one.
+    ///
+    /// ```
+    /// use robots_batch::{Robots, WarningKind};
+    ///
+    /// let body = format!("User-agent: *\nDisallow: /a\n{}", "#".repeat(100));
+    /// let robots = Robots::read_with_limit(body.as_bytes(), 26).unwrap();
+    /// assert_eq!(robots.bytes(), b"User-agent: *\nDisallow: /a");
+    /// assert!(matches!(
+    ///     robots.warnings()[0].kind,
+    ///     WarningKind::OverParseLimit { len: 127, limit: 26 }
+    /// ));
+    /// ```
+    pub fn read_with_limit<R: Read>(
+        mut rdr: R,
+        limit: usize,
+    ) -> io::Result<Robots> {
+        let mut bytes = vec![];
+        if limit == 0 {
+            rdr.read_to_end(&mut bytes)?;
+            return Ok(Robots::parse_with_limit(&bytes, 0));
+        }
+        rdr.by_ref().take(limit as u64).read_to_end(&mut bytes)?;
+        let rest = io::copy(&mut rdr, &mut io::sink())?;
+        let mut robots = Robots::parse_with_limit(&bytes, limit);
+        if rest > 0 {
+            let len = usize::try_from(rest)
+                .map_or(usize::MAX, |rest| rest.saturating_add(bytes.len()));
+            let kind = WarningKind::OverParseLimit { len, limit };
+            robots.warnings.insert(0, Warning { line: 0, kind });
+        }
+        Ok(robots)
     }
 
     /// The bytes that were parsed (the file, cut at the parse limit).

@@ -737,3 +737,124 @@ rbtest!(
         assert!(out.len() >= 1 << 20);
     }
 );
+
+// A robots.txt given where the URLs go, or an HTML page or binary bytes
+// given as the robots.txt, is judged as asked, with a word on stderr.
+rbtest!(wrong_inputs_are_named, |dir: Dir, _: TestCommand| {
+    dir.create("urls.txt", EXAMPLE_URLS);
+    let out = dir.command().args(["urls.txt", "robots.txt"]).output();
+    assert_eq!(out.status.code(), Some(0));
+    let rows = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(rows.lines().count(), 1 + EXAMPLE_ROBOTS.lines().count());
+    eqnice!(
+        "robots-batch: robots.txt: looks like a robots.txt, not a list of \
+         URLs (were the robots.txt and the URLs given the other way round?)\n",
+        String::from_utf8(out.stderr).unwrap()
+    );
+    let want = dir.command().args(["robots.txt", "urls.txt"]).stdout();
+    for (file, bytes, warning) in [
+        (
+            "page.html",
+            &b"\n<!DOCTYPE html>\n<html>Not found</html>\n"[..],
+            "an HTML page",
+        ),
+        ("image.png", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0", "binary data"),
+    ] {
+        dir.create(file, bytes);
+        let out = dir.command().args([file, "urls.txt"]).output();
+        assert_eq!(out.status.code(), Some(0), "{file}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            stderr.starts_with(&format!(
+                "robots-batch: {file}: looks like {warning}"
+            )),
+            "{stderr}"
+        );
+        // A URL file is not sniffed for HTML: the rows are all there.
+        let rows = String::from_utf8(out.stdout).unwrap();
+        assert_eq!(rows.lines().count(), 1 + EXAMPLE_URLS.lines().count());
+    }
+    // Real robots.txt files and URL lists give no warning (`stdout`
+    // asserts an empty stderr).
+    eqnice!(want, dir.command().args(["robots.txt", "urls.txt"]).stdout());
+});
+
+// gzip and zstd robots.txt files are read as URL files are, and only the
+// first --max-robots-bytes of what they inflate to is kept.
+rbtest!(compressed_robots_txt, |dir: Dir, _: TestCommand| {
+    use std::io::Write;
+    dir.create("urls.txt", EXAMPLE_URLS);
+    let want = dir.command().args(["robots.txt", "urls.txt"]).stdout();
+    let mut gz = flate2::write::GzEncoder::new(vec![], Default::default());
+    gz.write_all(EXAMPLE_ROBOTS.as_bytes()).unwrap();
+    dir.create("robots.txt.gz", gz.finish().unwrap());
+    let zst = zstd::encode_all(EXAMPLE_ROBOTS.as_bytes(), 3).unwrap();
+    dir.create("robots.txt.zst", zst);
+    for file in ["robots.txt.gz", "robots.txt.zst"] {
+        eqnice!(want, dir.command().args([file, "urls.txt"]).stdout());
+        let check = dir.command().args(["check", file, "/cart/x"]).output();
+        assert_eq!(check.status.code(), Some(1), "{file}");
+        let lint = dir.command().args(["lint", file]).output();
+        assert!(!lint.stdout.is_empty(), "{file}");
+    }
+    // A gzip bomb: 64 MiB of comments after the rules.
+    let mut gz = flate2::write::GzEncoder::new(vec![], Default::default());
+    gz.write_all(EXAMPLE_ROBOTS.as_bytes()).unwrap();
+    let padding = vec![b'#'; 1 << 20];
+    for _ in 0..64 {
+        gz.write_all(&padding).unwrap();
+    }
+    dir.create("bomb.gz", gz.finish().unwrap());
+    let out = dir.command().args(["bomb.gz", "urls.txt"]).output();
+    eqnice!(want, String::from_utf8(out.stdout).unwrap());
+    eqnice!(
+        format!(
+            "robots-batch: bomb.gz: file of {} bytes is over the parse \
+             limit; only the first 512000 bytes were parsed\n",
+            EXAMPLE_ROBOTS.len() + (64 << 20)
+        ),
+        String::from_utf8(out.stderr).unwrap()
+    );
+});
+
+// `-` is standard input for every file argument, one at a time.
+rbtest!(dash_is_standard_input, |dir: Dir, _: TestCommand| {
+    dir.create("urls.txt", EXAMPLE_URLS);
+    let want = dir.command().args(["robots.txt", "urls.txt"]).stdout();
+    let got =
+        dir.command().args(["-", "urls.txt"]).stdin(EXAMPLE_ROBOTS).stdout();
+    eqnice!(want, got);
+    let check = dir
+        .command()
+        .args(["check", "-", "/cart/x"])
+        .stdin(EXAMPLE_ROBOTS)
+        .output();
+    assert_eq!(check.status.code(), Some(1));
+    let lint = dir.command().args(["lint", "robots.txt"]).output();
+    let lint_stdin =
+        dir.command().args(["lint", "-"]).stdin(EXAMPLE_ROBOTS).output();
+    assert_eq!(lint.status.code(), lint_stdin.status.code());
+    assert_eq!(
+        String::from_utf8(lint.stdout).unwrap().replace("robots.txt", "-"),
+        String::from_utf8(lint_stdin.stdout).unwrap()
+    );
+    dir.create("agents.txt", "GPTBot\nCCBot\n");
+    let want = dir
+        .command()
+        .args(["--agents-file", "agents.txt", "robots.txt", "urls.txt"])
+        .stdout();
+    let got = dir
+        .command()
+        .args(["--agents-file", "-", "robots.txt", "urls.txt"])
+        .stdin("GPTBot\nCCBot\n")
+        .stdout();
+    eqnice!(want, got);
+    for args in [
+        &["-", "-"][..],
+        &["--agents-file", "-", "-", "urls.txt"],
+        &["--agents-file", "-", "robots.txt", "-"],
+    ] {
+        let err = dir.command().args(args).assert_error();
+        assert!(err.contains("only one of ROBOTS, URLS and --agents-file"));
+    }
+});

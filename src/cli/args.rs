@@ -78,7 +78,8 @@ EXAMPLES:
     max_term_width = 100
 )]
 pub struct Args {
-    /// The robots.txt file.
+    /// The robots.txt file; `-` reads standard input. gzip and zstd files
+    /// are decompressed (found by their first bytes).
     #[arg(value_name = "ROBOTS")]
     pub robots: PathBuf,
 
@@ -112,7 +113,7 @@ pub struct Args {
     /// Also judge the agents listed in FILE, one per line.
     ///
     /// Lines are trimmed; empty lines and lines starting with `#` are
-    /// skipped.
+    /// skipped. `-` reads standard input.
     #[arg(long, value_name = "FILE")]
     pub agents_file: Option<PathBuf>,
 

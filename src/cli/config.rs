@@ -1,17 +1,18 @@
 //! The objects a run needs, built from the flags: ripgrep's "high args".
 
 use std::fs::File;
-use std::io::Read;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use robots_batch::{
-    agent_warning, Batch, BatchBuilder, Dialect, Format, Layout, Matcher,
-    MatcherBuilder, MmapChoice, Robots, Table, TableBuilder, WarningKind,
-    AI_CRAWLERS,
+    agent_warning, sniff, Batch, BatchBuilder, Dialect, Format, Layout,
+    Matcher, MatcherBuilder, MmapChoice, Robots, Table, TableBuilder,
+    WarningKind, AI_CRAWLERS,
 };
 
 use crate::cli::args::{AgentList, EmitArg, FormatArg, LayoutArg};
+use crate::cli::input::{read_head, Compression};
 use crate::cli::Args;
 
 /// What the run prints.
@@ -71,9 +72,20 @@ impl Config {
     /// Reads and parses the robots.txt, compiles it for each agent, and
     /// starts the worker pool. Warnings about the input are printed here.
     pub fn from_args(args: Args) -> anyhow::Result<Config> {
-        let bytes = read_robots(&args.robots)?;
-        let robots = Robots::parse_with_limit(&bytes, args.max_robots_bytes);
-        drop(bytes);
+        let paths = [Some(&args.robots), Some(&args.urls)];
+        let stdin = paths
+            .into_iter()
+            .chain([args.agents_file.as_ref()])
+            .filter(|path| path.is_some_and(|p| p.as_os_str() == "-"))
+            .count();
+        if stdin > 1 {
+            anyhow::bail!(
+                "only one of ROBOTS, URLS and --agents-file can be standard \
+                 input (-)"
+            );
+        }
+        let robots = read_robots(&args.robots, args.max_robots_bytes)?;
+        warn_not_robots_txt(&args.robots, &robots);
         for warning in robots.warnings() {
             let over =
                 matches!(warning.kind, WarningKind::OverParseLimit { .. });
@@ -179,8 +191,13 @@ impl Config {
 fn agents(args: &Args) -> anyhow::Result<Vec<String>> {
     let mut agents: Vec<String> = args.agent.clone();
     if let Some(ref path) = args.agents_file {
-        let bytes = std::fs::read(path)
-            .with_context(|| format!("failed to read {}", path.display()))?;
+        let bytes = if path.as_os_str() == "-" {
+            let mut bytes = vec![];
+            io::stdin().read_to_end(&mut bytes).map(|_| bytes)
+        } else {
+            std::fs::read(path)
+        }
+        .with_context(|| format!("failed to read {}", path.display()))?;
         let text = String::from_utf8(bytes).map_err(|_| {
             anyhow::anyhow!("{}: agents file is not UTF-8", path.display())
         })?;
@@ -206,13 +223,48 @@ fn agents(args: &Args) -> anyhow::Result<Vec<String>> {
     Ok(agents)
 }
 
-pub fn read_robots(path: &Path) -> anyhow::Result<Vec<u8>> {
-    let mut file = File::open(path)
-        .with_context(|| format!("failed to open {}", path.display()))?;
-    let mut bytes = vec![];
-    file.read_to_end(&mut bytes)
-        .with_context(|| format!("failed to read {}", path.display()))?;
-    Ok(bytes)
+/// Reads and parses the robots.txt at `path` (`-`: standard input),
+/// decompressing gzip and zstd as URL inputs are, and holding no more than
+/// `limit` bytes of it (0: no limit).
+pub fn read_robots(path: &Path, limit: usize) -> anyhow::Result<Robots> {
+    let name = path.display();
+    let read = |rdr: &mut dyn Read| -> io::Result<Robots> {
+        let mut head = [0u8; 4];
+        let n = read_head(rdr, &mut head)?;
+        let rdr = io::Cursor::new(head).take(n as u64).chain(rdr);
+        match Compression::sniff(&head[..n]) {
+            None => Robots::read_with_limit(rdr, limit),
+            Some(c) => {
+                log::debug!("robots.txt {name} is {c:?}-compressed");
+                Robots::read_with_limit(c.decoder(rdr)?, limit)
+            }
+        }
+    };
+    let robots = if path.as_os_str() == "-" {
+        read(&mut io::stdin().lock())
+    } else {
+        let mut file = File::open(path)
+            .with_context(|| format!("failed to open {name}"))?;
+        read(&mut file)
+    };
+    robots.with_context(|| format!("failed to read {name}"))
+}
+
+/// Warns when the robots.txt at `path` looks like no robots.txt at all: an
+/// HTML page or binary bytes, in which crawlers find no rules.
+pub fn warn_not_robots_txt(path: &Path, robots: &Robots) {
+    let name = path.display();
+    if sniff::looks_like_html(robots.bytes()) {
+        message!(
+            "{name}: looks like an HTML page, not a robots.txt (an error page \
+             served with status 200?): crawlers find no rules in it"
+        );
+    } else if sniff::looks_binary(robots.bytes()) {
+        message!(
+            "{name}: looks like binary data, not a robots.txt: crawlers find \
+             no rules in it"
+        );
+    }
 }
 
 /// An empty agent is meaningful alone (`-a ''`: only the `*` groups); among

@@ -40,7 +40,10 @@ impl Compression {
 }
 
 /// Reads up to `buf.len()` bytes, fewer only at the end of the input.
-pub fn read_head<R: Read>(rdr: &mut R, buf: &mut [u8]) -> io::Result<usize> {
+pub fn read_head<R: Read + ?Sized>(
+    rdr: &mut R,
+    buf: &mut [u8],
+) -> io::Result<usize> {
     let mut n = 0;
     while n < buf.len() {
         match rdr.read(&mut buf[n..]) {

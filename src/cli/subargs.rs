@@ -44,7 +44,8 @@ EXAMPLES:
     max_term_width = 100
 )]
 pub struct CheckArgs {
-    /// The robots.txt file.
+    /// The robots.txt file; `-` reads standard input. gzip and zstd files
+    /// are decompressed (found by their first bytes).
     #[arg(value_name = "ROBOTS")]
     pub robots: PathBuf,
 
@@ -111,7 +112,8 @@ EXAMPLES:
     max_term_width = 100
 )]
 pub struct LintArgs {
-    /// The robots.txt file.
+    /// The robots.txt file; `-` reads standard input. gzip and zstd files
+    /// are decompressed (found by their first bytes).
     #[arg(value_name = "ROBOTS")]
     pub robots: PathBuf,
 

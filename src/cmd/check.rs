@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use robots_batch::sniff::{self, SNIFF_BYTES};
 use robots_batch::{
     Batch, ChunkWorker, Counts, CsvRender, EmitRender, Matcher, Render, Sink,
     Stats, MAX_LINE_BYTES,
@@ -133,6 +134,12 @@ pub(crate) fn open_source<'a>(
     if file.is_some() {
         crate::cli::exit_on_sigbus(name);
     }
+    if source.robots_txt {
+        message!(
+            "{name}: looks like a robots.txt, not a list of URLs (were the \
+             robots.txt and the URLs given the other way round?)"
+        );
+    }
     let total = metadata
         .filter(|md| md.is_file() && source.compression.is_none())
         .map(|md| md.len());
@@ -160,6 +167,8 @@ pub(crate) struct Source<'a> {
     batch: &'a Batch,
     /// How the input is compressed, if it is.
     pub(crate) compression: Option<Compression>,
+    /// Whether its first bytes look like a robots.txt rather than URLs.
+    robots_txt: bool,
     urls: Urls<'a>,
 }
 
@@ -175,8 +184,10 @@ impl<'a> Source<'a> {
         batch: &'a Batch,
         file: Option<&'a File>,
     ) -> io::Result<Self> {
-        let mut head = [0u8; 4];
-        let (urls, compression) = match file {
+        // Enough for the compression's magic bytes and for a guess at
+        // what the input holds.
+        let mut head = vec![0u8; SNIFF_BYTES];
+        let (urls, compression, n) = match file {
             Some(mut file) => {
                 let n = read_head(&mut file, &mut head)?;
                 let compression = Compression::sniff(&head[..n]);
@@ -188,7 +199,7 @@ impl<'a> Source<'a> {
                     (None, true) => Urls::File(file),
                     (Some(c), true) => Urls::Stream(c.decoder(file)?),
                     (c, false) => {
-                        let rdr = io::Cursor::new(head).take(n as u64);
+                        let rdr = io::Cursor::new(head.clone()).take(n as u64);
                         let rdr = Box::new(rdr.chain(file));
                         match c {
                             None => Urls::Stream(rdr),
@@ -196,24 +207,27 @@ impl<'a> Source<'a> {
                         }
                     }
                 };
-                (urls, compression)
+                (urls, compression, n)
             }
             None => {
                 let mut stdin = io::stdin().lock();
                 let n = read_head(&mut stdin, &mut head)?;
                 let compression = Compression::sniff(&head[..n]);
-                let rdr = io::Cursor::new(head).take(n as u64).chain(stdin);
+                let rdr =
+                    io::Cursor::new(head.clone()).take(n as u64).chain(stdin);
                 let urls = match compression {
                     None => Urls::Stream(Box::new(rdr)),
                     Some(c) => Urls::Stream(c.decoder(rdr)?),
                 };
-                (urls, compression)
+                (urls, compression, n)
             }
         };
         if let Some(c) = compression {
             log::debug!("URL input is {c:?}-compressed");
         }
-        Ok(Source { batch, compression, urls })
+        let robots_txt =
+            compression.is_none() && sniff::looks_like_robots_txt(&head[..n]);
+        Ok(Source { batch, compression, robots_txt, urls })
     }
 
     /// Runs every URL through the matchers, rendering with `new_render`.

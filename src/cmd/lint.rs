@@ -5,15 +5,14 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use robots_batch::{Lint, Record, Robots};
+use robots_batch::{Lint, Record};
 use serde_json::json;
 
 use crate::cli::{read_robots, LintArgs, LintFormat};
 
 /// Prints the report; exit code 1 when it has findings.
 pub fn run(args: LintArgs) -> anyhow::Result<ExitCode> {
-    let bytes = read_robots(&args.robots)?;
-    let robots = Robots::parse_with_limit(&bytes, args.max_robots_bytes);
+    let robots = read_robots(&args.robots, args.max_robots_bytes)?;
     let lint = Lint::new(&robots, args.dialect);
     let name = args.robots.display().to_string();
     let text = match args.format {

@@ -6,9 +6,9 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use robots_batch::{GroupMatch, Matcher, Reason, Robots, WarningKind};
+use robots_batch::{GroupMatch, Matcher, Reason, WarningKind};
 
-use crate::cli::{read_robots, warn_agent, CheckArgs};
+use crate::cli::{read_robots, warn_agent, warn_not_robots_txt, CheckArgs};
 
 /// Prints the verdict of each URL, in the order given.
 pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
@@ -25,8 +25,8 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     } else {
         (args.agent.clone().unwrap_or_else(|| "*".to_string()), &args.urls)
     };
-    let bytes = read_robots(&args.robots)?;
-    let robots = Robots::parse_with_limit(&bytes, args.max_robots_bytes);
+    let robots = read_robots(&args.robots, args.max_robots_bytes)?;
+    warn_not_robots_txt(&args.robots, &robots);
     for warning in robots.warnings() {
         if matches!(warning.kind, WarningKind::OverParseLimit { .. }) {
             message!("{}: {}", args.robots.display(), warning);
