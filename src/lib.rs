@@ -86,7 +86,7 @@ pub use crate::lint::{Finding, GroupInfo, Lint, Record};
 pub use crate::matcher::{Matcher, MatcherBuilder, Reason, Scratch, Verdict};
 pub use crate::output::{
     CountRender, Counts, CsvRender, EmitRender, Format, Layout, Table,
-    TableBuilder, TableRender,
+    TableBuilder, TableRender, TallyRender,
 };
 pub use crate::path::{extract_path, normalize_pattern, UrlPath};
 pub use crate::robots::{

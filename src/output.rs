@@ -819,6 +819,56 @@ impl Render for CountRender<'_> {
     }
 }
 
+/// A renderer that also counts each matcher's verdicts into [`Counts`]
+/// (`--stats` per agent), and leaves the rows to the renderer it wraps.
+#[derive(Debug)]
+pub struct TallyRender<'a, R> {
+    tally: CountRender<'a>,
+    inner: R,
+}
+
+impl<'a, R: Render> TallyRender<'a, R> {
+    /// `inner`'s rows, with every verdict counted into `counts`.
+    pub fn new(counts: &'a Counts, inner: R) -> TallyRender<'a, R> {
+        TallyRender { tally: counts.render(), inner }
+    }
+}
+
+impl<R: Render> Render for TallyRender<'_, R> {
+    #[inline]
+    fn line(&mut self, url: &[u8], verdicts: &[Verdict]) -> io::Result<()> {
+        self.tally.line(url, verdicts)?;
+        self.inner.line(url, verdicts)
+    }
+
+    #[inline]
+    fn plain_line(
+        &mut self,
+        url: &[u8],
+        verdicts: &[Verdict],
+    ) -> io::Result<()> {
+        self.tally.line(url, verdicts)?;
+        self.inner.plain_line(url, verdicts)
+    }
+
+    #[inline]
+    fn plain_line_in(
+        &mut self,
+        url: &[u8],
+        block: &[u8; 64],
+        verdicts: &[Verdict],
+    ) -> io::Result<()> {
+        self.tally.line(url, verdicts)?;
+        self.inner.plain_line_in(url, block, verdicts)
+    }
+
+    fn finish(&mut self, out: &mut Vec<u8>) -> io::Result<()> {
+        // The tally writes nothing; an empty vector does not allocate.
+        self.tally.finish(&mut Vec::new())?;
+        self.inner.finish(out)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -625,6 +625,78 @@ rbtest!(stats, |dir: Dir, mut cmd: TestCommand| {
     assert!(stderr.contains(" URLs/s, ") && stderr.ends_with(" MB/s)\n"));
 });
 
+// With several agents, --stats counts each agent's verdicts, not their sum;
+// --stats=json is one JSON object with the same counts.
+rbtest!(stats_per_agent_and_json, |dir: Dir, _: TestCommand| {
+    dir.create("urls.txt", EXAMPLE_URLS);
+    let agents = ["GPTBot", "CCBot"];
+    let mut want = vec![];
+    for agent in agents {
+        let rows = dir
+            .command()
+            .args(["-a", agent, "robots.txt", "urls.txt"])
+            .stdout();
+        let allowed = rows.lines().filter(|l| l.ends_with(",allowed")).count();
+        let disallowed =
+            rows.lines().filter(|l| l.ends_with(",disallowed")).count();
+        want.push((agent, allowed as u64, disallowed as u64));
+    }
+    let lines = EXAMPLE_URLS.lines().count();
+    for layout in
+        [&[][..], &["--layout", "long"], &["-c"], &["--emit", "allowed"]]
+    {
+        let out = dir
+            .command()
+            .args(["--stats", "-a", "GPTBot,CCBot"])
+            .args(layout)
+            .args(["robots.txt", "urls.txt"])
+            .output();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        let got: Vec<&str> = stderr.lines().collect();
+        assert_eq!(got.len(), 3, "{layout:?}: {stderr}");
+        let first = format!(
+            "robots-batch: {lines} lines, {} bytes in ",
+            EXAMPLE_URLS.len()
+        );
+        assert!(got[0].starts_with(&first), "{layout:?}: {stderr}");
+        for (line, (agent, allowed, disallowed)) in got[1..].iter().zip(&want)
+        {
+            eqnice!(
+                format!("robots-batch:   {agent}: {allowed} allowed, {disallowed} disallowed"),
+                line.to_string()
+            );
+        }
+    }
+    let out = dir
+        .command()
+        .args(["--stats=json", "-a", "GPTBot,CCBot", "robots.txt", "urls.txt"])
+        .output();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stderr).unwrap();
+    assert_eq!(json["lines"], lines as u64);
+    assert_eq!(json["bytes"], EXAMPLE_URLS.len() as u64);
+    for (i, (agent, allowed, disallowed)) in want.iter().enumerate() {
+        assert_eq!(json["agents"][i]["agent"], *agent);
+        assert_eq!(json["agents"][i]["allowed"], *allowed);
+        assert_eq!(json["agents"][i]["disallowed"], *disallowed);
+    }
+    // `--stats` takes its format only after `=`: ROBOTS stays ROBOTS.
+    let out =
+        dir.command().args(["--stats", "robots.txt", "urls.txt"]).output();
+    assert_eq!(out.status.code(), Some(0));
+    let err = dir
+        .command()
+        .args(["--stats=xml", "robots.txt", "urls.txt"])
+        .assert_error();
+    assert!(err.contains("xml"), "{err}");
+    for when in ["auto", "always", "never"] {
+        dir.command()
+            .args(["--progress", when, "robots.txt", "urls.txt"])
+            .stdout();
+    }
+});
+
 // A mapped file that another process truncates mid-run: the lost pages
 // raise SIGBUS, which must end the run with one error line and exit 2,
 // not kill it silently.

@@ -23,8 +23,9 @@ every line of URLS a verdict, using every core.";
 
 const AFTER_HELP: &str = "\
 OUTPUT:
-  CSV (RFC 4180) on standard output: a header `url,verdict`, then exactly one
-  row per input line, in input order, empty and malformed lines included.
+  CSV (RFC 4180's quoting, LF line ends) on standard output: a header
+  `url,verdict`, then exactly one row per input line, in input order, empty
+  and malformed lines included.
   `url` is the line's bytes exactly as read, without its line terminator
   (`\\n` or `\\r\\n`); it is quoted when it holds a comma, a quote or a line
   break, and invalid UTF-8 or NUL bytes pass through untouched. `verdict` is
@@ -181,7 +182,7 @@ pub struct Args {
 
     /// The output's syntax: csv, tsv or jsonl [default: csv].
     ///
-    /// csv: RFC 4180. tsv: tab-separated, with tabs, CRs and backslashes
+    /// csv: RFC 4180's quoting, with LF line ends. tsv: tab-separated, with tabs, CRs and backslashes
     /// in fields written `\t`, `\r` and `\\`. jsonl: one JSON object per
     /// line, `{"url":...,"verdict":...}` (long layout: with `"agent"`; wide
     /// layout: `"verdicts":{"<agent>":...}`), URL bytes that are not UTF-8
@@ -239,12 +240,29 @@ pub struct Args {
     #[arg(long)]
     pub no_header: bool,
 
-    /// Print counts and throughput to standard error at the end.
+    /// When to show a progress bar on standard error: auto, always or
+    /// never.
     ///
-    /// Lines, allowed and disallowed verdicts, bytes, seconds, URLs/s and
-    /// MB/s.
-    #[arg(long)]
-    pub stats: bool,
+    /// A bar appears once a run has taken a second, and only on a terminal.
+    /// auto (the default): when standard error is a terminal and standard
+    /// output is not (rows scrolling past would tear the bar); always:
+    /// whenever standard error is a terminal; never: not at all.
+    #[arg(long, value_name = "WHEN", default_value = "auto")]
+    pub progress: ProgressWhen,
+
+    /// Print counts and throughput to standard error at the end, as text
+    /// (`--stats`) or as one JSON object (`--stats=json`).
+    ///
+    /// Lines, bytes, seconds, URLs/s and MB/s, and each agent's allowed and
+    /// disallowed verdicts.
+    #[arg(
+        long,
+        value_name = "FORMAT",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "human"
+    )]
+    pub stats: Option<StatsFormat>,
 
     /// Cut the input into chunks of about BYTES bytes (for tests).
     #[arg(long, value_name = "BYTES", hide = true)]
@@ -274,6 +292,26 @@ pub enum EmitArg {
     Allowed,
     /// The URLs some agent may not fetch.
     Disallowed,
+}
+
+/// `--progress`.
+#[derive(Clone, Copy, Debug, Eq, PartialEq, ValueEnum)]
+pub enum ProgressWhen {
+    /// When standard error is a terminal and standard output is not.
+    Auto,
+    /// Whenever standard error is a terminal.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// `--stats`.
+#[derive(Clone, Copy, Debug, Eq, PartialEq, ValueEnum)]
+pub enum StatsFormat {
+    /// Lines of text.
+    Human,
+    /// One JSON object.
+    Json,
 }
 
 /// `--format`.

@@ -11,7 +11,9 @@ use robots_batch::{
     WarningKind, AI_CRAWLERS,
 };
 
-use crate::cli::args::{AgentList, EmitArg, FormatArg, LayoutArg};
+use crate::cli::args::{
+    AgentList, EmitArg, FormatArg, LayoutArg, ProgressWhen, StatsFormat,
+};
 use crate::cli::input::{read_head, Compression};
 use crate::cli::Args;
 
@@ -64,8 +66,10 @@ pub struct Config {
     pub output: Output,
     /// Print the header.
     pub header: bool,
-    /// Print counts and throughput at the end.
-    pub stats: bool,
+    /// When to show a progress bar.
+    pub progress: ProgressWhen,
+    /// Print counts and throughput at the end, in this form.
+    pub stats: Option<StatsFormat>,
 }
 
 impl Config {
@@ -180,6 +184,7 @@ impl Config {
             input,
             output,
             header: !args.no_header,
+            progress: args.progress,
             stats: args.stats,
         })
     }

@@ -19,9 +19,15 @@ macro_rules! message {
 
 /// Writes `robots-batch: {args}` and a newline to standard error.
 pub fn emit(args: fmt::Arguments<'_>) {
+    emit_raw(format_args!("robots-batch: {args}"));
+}
+
+/// Writes `{args}` and a newline to standard error, without the prefix:
+/// for a line that tools read, such as `--stats=json`.
+pub fn emit_raw(args: fmt::Arguments<'_>) {
     // N.B. The stdout lock is reentrant, so this is safe to call while the
     // same thread holds it.
     let _stdout = io::stdout().lock();
     let mut stderr = io::stderr().lock();
-    let _ = writeln!(stderr, "robots-batch: {args}");
+    let _ = writeln!(stderr, "{args}");
 }

@@ -15,14 +15,14 @@ mod input;
 mod sigbus;
 mod subargs;
 
-pub use self::args::Args;
+pub use self::args::{Args, ProgressWhen, StatsFormat};
 pub use self::config::{
     no_empty_among_several, read_robots, warn_agent, warn_not_robots_txt,
     Config, Input, Output,
 };
 pub use self::crawlargs::{AssumeArg, CrawlArgs, MissingArg};
 pub use self::input::{read_head, Compression};
-pub use self::messages::emit;
+pub use self::messages::{emit, emit_raw};
 pub use self::sigbus::exit_on_sigbus;
 pub use self::subargs::{CheckArgs, LintArgs, LintFormat};
 

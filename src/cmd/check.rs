@@ -1,20 +1,26 @@
 //! The default command: a verdict for every URL line, as CSV on standard
 //! output, in input order.
 
+use std::fmt::Write as FmtWrite;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Seek, SeekFrom, Write};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{
+    HumanBytes, HumanDuration, ProgressBar, ProgressDrawTarget, ProgressState,
+    ProgressStyle,
+};
 use robots_batch::sniff::{self, SNIFF_BYTES};
 use robots_batch::{
     Batch, ChunkWorker, Counts, CsvRender, EmitRender, Matcher, Render, Sink,
-    Stats, MAX_LINE_BYTES,
+    Stats, TallyRender, MAX_LINE_BYTES,
 };
 
-use crate::cli::{read_head, Compression, Config, Input, Output};
+use crate::cli::{
+    read_head, Compression, Config, Input, Output, ProgressWhen, StatsFormat,
+};
 
 /// Prints the verdicts of every line of the input.
 pub fn run(config: Config) -> anyhow::Result<ExitCode> {
@@ -41,7 +47,7 @@ pub fn run(config: Config) -> anyhow::Result<ExitCode> {
     if config.header && !header.is_empty() {
         stdout.write_all(header).context("failed to write output")?;
     }
-    let mut progress = Progress::new(start, total);
+    let mut progress = Progress::new(start, total, config.progress);
     let mut write_failed = false;
     // Lines written (only counted for --emit, whose rows are lines).
     let mut emitted = 0u64;
@@ -60,16 +66,26 @@ pub fn run(config: Config) -> anyhow::Result<ExitCode> {
         Ok(())
     };
     let counts = Counts::new(config.matchers.len());
+    // --stats with several agents counts each agent's verdicts (-c counts
+    // them anyway); with one, the run's totals are the agent's.
+    let several = config.stats.is_some() && config.matchers.len() > 1;
+    let tally = (several && !matches!(config.output, Output::Count))
+        .then_some(&counts);
     let matchers = &config.matchers;
     let result = match config.output {
-        Output::Plain => source.run(matchers, CsvRender::new, &mut sink),
+        Output::Plain => {
+            source.run(matchers, CsvRender::new, tally, &mut sink)
+        }
         Output::Table(ref table) => {
-            source.run(matchers, || table.render(), &mut sink)
+            source.run(matchers, || table.render(), tally, &mut sink)
         }
         Output::Emit(allowed) | Output::CountEmit(allowed) => {
-            source.run(matchers, || EmitRender::new(allowed), &mut sink)
+            let new_render = || EmitRender::new(allowed);
+            source.run(matchers, new_render, tally, &mut sink)
         }
-        Output::Count => source.run(matchers, || counts.render(), &mut sink),
+        Output::Count => {
+            source.run(matchers, || counts.render(), None, &mut sink)
+        }
     };
     progress.finish();
     let stats = result.map_err(|err| run_error(err, write_failed, &name))?;
@@ -99,8 +115,9 @@ pub fn run(config: Config) -> anyhow::Result<ExitCode> {
         }
     };
     stdout.flush().context("failed to write output")?;
-    if config.stats {
-        print_stats(&stats, start.elapsed());
+    if let Some(format) = config.stats {
+        let per_agent = several.then_some((&config.agents[..], &counts));
+        print_stats(format, &stats, start.elapsed(), per_agent);
     }
     Ok(code)
 }
@@ -230,8 +247,30 @@ impl<'a> Source<'a> {
         Ok(Source { batch, compression, robots_txt, urls })
     }
 
-    /// Runs every URL through the matchers, rendering with `new_render`.
+    /// Runs every URL through the matchers, rendering with `new_render`,
+    /// and counting each matcher's verdicts into `tally` when given.
     fn run<R, F, S>(
+        self,
+        matchers: &[Matcher],
+        new_render: F,
+        tally: Option<&Counts>,
+        sink: S,
+    ) -> io::Result<Stats>
+    where
+        R: Render,
+        F: Fn() -> R + Sync,
+        S: Sink,
+    {
+        match tally {
+            Some(counts) => {
+                let new_render = || TallyRender::new(counts, new_render());
+                self.run_untallied(matchers, new_render, sink)
+            }
+            None => self.run_untallied(matchers, new_render, sink),
+        }
+    }
+
+    fn run_untallied<R, F, S>(
         self,
         matchers: &[Matcher],
         new_render: F,
@@ -290,23 +329,73 @@ pub(crate) fn warn_cut_lines(stats: &Stats) {
     }
 }
 
-pub(crate) fn print_stats(stats: &Stats, elapsed: Duration) {
+/// Prints the counts of a run and its throughput to standard error: one
+/// line of text, or one JSON object. `per_agent`, with several agents,
+/// gives each agent's counts; without it the run's totals are one agent's
+/// (or, in crawl mode, summed over the agents).
+pub(crate) fn print_stats(
+    format: StatsFormat,
+    stats: &Stats,
+    elapsed: Duration,
+    per_agent: Option<(&[String], &Counts)>,
+) {
     let secs = elapsed.as_secs_f64().max(1e-9);
-    let unknown = match stats.unknown() {
-        0 => String::new(),
-        n => format!(", {n} unknown"),
+    let agents: Vec<(&str, u64, u64)> = per_agent.map_or(vec![], |(a, c)| {
+        let each = a.iter().enumerate();
+        each.map(|(i, a)| (a.as_str(), c.allowed(i), c.disallowed(i)))
+            .collect()
+    });
+    if format == StatsFormat::Json {
+        let mut object = serde_json::json!({
+            "lines": stats.lines(),
+            "bytes": stats.bytes(),
+            "seconds": elapsed.as_secs_f64(),
+            "urls_per_second": stats.lines() as f64 / secs,
+            "mb_per_second": stats.bytes() as f64 / secs / 1e6,
+            "allowed": stats.allowed(),
+            "disallowed": stats.disallowed(),
+            "unknown": stats.unknown(),
+            "cut_lines": stats.cut_lines(),
+        });
+        if per_agent.is_some() {
+            let agents = agents.iter().map(|&(agent, allowed, disallowed)| {
+                serde_json::json!({
+                    "agent": agent,
+                    "allowed": allowed,
+                    "disallowed": disallowed,
+                })
+            });
+            object["agents"] = agents.collect();
+        }
+        crate::cli::emit_raw(format_args!("{object}"));
+        return;
+    }
+    let counts = match (per_agent, stats.unknown()) {
+        (Some(_), _) => String::new(),
+        (None, 0) => {
+            format!(
+                "{} allowed, {} disallowed, ",
+                stats.allowed(),
+                stats.disallowed()
+            )
+        }
+        (None, n) => format!(
+            "{} allowed, {} disallowed, {n} unknown, ",
+            stats.allowed(),
+            stats.disallowed()
+        ),
     };
     message!(
-        "{} lines, {} allowed, {} disallowed{unknown}, {} bytes in {:.3} s \
-         ({:.0} URLs/s, {:.2} MB/s)",
+        "{} lines, {counts}{} bytes in {:.3} s ({:.0} URLs/s, {:.2} MB/s)",
         stats.lines(),
-        stats.allowed(),
-        stats.disallowed(),
         stats.bytes(),
         elapsed.as_secs_f64(),
         stats.lines() as f64 / secs,
         stats.bytes() as f64 / secs / 1e6,
     );
+    for (agent, allowed, disallowed) in agents {
+        message!("  {agent}: {allowed} allowed, {disallowed} disallowed");
+    }
 }
 
 /// A progress bar on standard error, for long runs only: it appears after
@@ -321,9 +410,18 @@ pub(crate) struct Progress {
 }
 
 impl Progress {
-    pub(crate) fn new(start: Instant, total: Option<u64>) -> Progress {
-        let enabled =
-            io::stderr().is_terminal() && !io::stdout().is_terminal();
+    pub(crate) fn new(
+        start: Instant,
+        total: Option<u64>,
+        when: ProgressWhen,
+    ) -> Progress {
+        let enabled = match when {
+            ProgressWhen::Auto => {
+                io::stderr().is_terminal() && !io::stdout().is_terminal()
+            }
+            ProgressWhen::Always => io::stderr().is_terminal(),
+            ProgressWhen::Never => false,
+        };
         Progress { start, enabled, total, bar: None }
     }
 
@@ -347,14 +445,40 @@ impl Progress {
         let (bar, template) = match self.total {
             Some(len) => (
                 ProgressBar::with_draw_target(Some(len), target),
-                "{bar:40} {bytes}/{total_bytes} ({bytes_per_sec}, ETA {eta})",
+                "{bar:40} {bytes}/{total_bytes} ({rate}, ETA {left})",
             ),
             None => (
                 ProgressBar::with_draw_target(None, target),
-                "{spinner} {bytes} read ({bytes_per_sec})",
+                "{spinner} {bytes} read ({rate})",
             ),
         };
-        if let Ok(style) = ProgressStyle::with_template(template) {
+        // The rate is the run's average since it started: the bar appears
+        // a second late, so indicatif's own estimate would first see a
+        // second's bytes arrive at once.
+        let start = self.start;
+        let rate = move |state: &ProgressState| {
+            state.pos() as f64 / start.elapsed().as_secs_f64().max(1e-3)
+        };
+        let style = ProgressStyle::with_template(template).map(|style| {
+            style
+                .with_key(
+                    "rate",
+                    move |s: &ProgressState, w: &mut dyn FmtWrite| {
+                        let _ = write!(w, "{}/s", HumanBytes(rate(s) as u64));
+                    },
+                )
+                .with_key(
+                    "left",
+                    move |s: &ProgressState, w: &mut dyn FmtWrite| {
+                        let left =
+                            s.len().unwrap_or(0).saturating_sub(s.pos());
+                        let secs = left as f64 / rate(s).max(1.0);
+                        let left = Duration::from_secs_f64(secs.min(1e9));
+                        let _ = write!(w, "{:#}", HumanDuration(left));
+                    },
+                )
+        });
+        if let Ok(style) = style {
             bar.set_style(style);
         }
         bar

@@ -97,7 +97,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
         let header = CrawlWorker::header(&judge, format, args.explain);
         stdout.write_all(&header).context("failed to write output")?;
     }
-    let mut progress = Progress::new(start, total);
+    let mut progress = Progress::new(start, total, args.progress);
     let mut write_failed = false;
     let sink = |rendered: &[u8], total: &Stats| -> io::Result<()> {
         if let Err(err) = stdout.write_all(rendered) {
@@ -116,8 +116,8 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     let stats = result.map_err(|err| run_error(err, write_failed, &name))?;
     warn_cut_lines(&stats);
     stdout.flush().context("failed to write output")?;
-    if args.stats {
-        print_stats(&stats, start.elapsed());
+    if let Some(format) = args.stats {
+        print_stats(format, &stats, start.elapsed(), None);
     }
     Ok(ExitCode::SUCCESS)
 }
