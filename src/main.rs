@@ -38,6 +38,13 @@ fn run(command: cli::Command) -> anyhow::Result<ExitCode> {
         cli::Command::Check(args) => cmd::single::run(args),
         cli::Command::Lint(args) => cmd::lint::run(args),
         cli::Command::Crawl(args) => cmd::crawl::run(args),
+        cli::Command::Generate(args) => {
+            use std::io::Write;
+            let bytes = cli::generate(args.kind)?;
+            let mut stdout = io::stdout().lock();
+            stdout.write_all(&bytes).and_then(|()| stdout.flush())?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 

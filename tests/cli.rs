@@ -389,7 +389,7 @@ rbtest!(help_names_every_subcommand, |dir: Dir, _: TestCommand| {
         "robots-batch check [",
         "robots-batch lint [",
         "robots-batch crawl (--robots-dir",
-        "robots-batch help [check | lint | crawl]",
+        "robots-batch help [check | lint | crawl | generate]",
         "CSV table with the header `agent,allowed,disallowed`",
         "scan compiles nothing",
     ] {
@@ -399,11 +399,31 @@ rbtest!(help_names_every_subcommand, |dir: Dir, _: TestCommand| {
     }
     eqnice!(main, dir.command().arg("help").stdout());
     eqnice!(main, dir.command().args(["help", "nope"]).stdout());
-    for sub in ["check", "lint", "crawl"] {
+    for sub in ["check", "lint", "crawl", "generate"] {
         let want = dir.command().args([sub, "--help"]).stdout();
         eqnice!(want, dir.command().args(["help", sub]).stdout());
         assert_ne!(want, main, "{sub}");
     }
+});
+
+// Completions and the man page come from the clap definitions: every
+// subcommand and its flags are in them.
+rbtest!(generate_completions_and_man_page, |dir: Dir, _: TestCommand| {
+    let man = dir.command().args(["generate", "man"]).stdout();
+    assert!(man.starts_with(".ie") && man.contains(".TH robots-batch 1"));
+    for needle in ["\\-\\-agents\\-file", "crawl", "lint", "check"] {
+        assert!(man.contains(needle), "{needle}: {man}");
+    }
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let script = dir.command().args(["generate", shell]).stdout();
+        for needle in
+            ["robots-batch", "agents-file", "robots-dir", "spec-test"]
+        {
+            assert!(script.contains(needle), "{shell}: {needle}");
+        }
+    }
+    let err = dir.command().args(["generate", "tcsh"]).assert_error();
+    assert!(err.contains("tcsh") && err.contains("powershell"), "{err}");
 });
 
 rbtest!(error_usage, |dir: Dir, _: TestCommand| {

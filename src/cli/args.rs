@@ -57,7 +57,9 @@ SUBCOMMANDS:
                       --robots-warc FILE)... [-a AGENT] URLS
      crawl-log mode: each URL judged by the robots.txt fetched from its own
      origin and by how that fetch went (see `robots-batch crawl -h`)
-  robots-batch help [check | lint | crawl]
+  robots-batch generate man|bash|zsh|fish|elvish|powershell
+     a man page or shell completions, from the same definitions as --help
+  robots-batch help [check | lint | crawl | generate]
      this help, or a subcommand's
 
 EXAMPLES:

@@ -11,6 +11,7 @@ mod messages;
 pub mod args;
 mod config;
 mod crawlargs;
+mod generate;
 mod input;
 mod sigbus;
 mod subargs;
@@ -21,6 +22,7 @@ pub use self::config::{
     Config, Input, Output,
 };
 pub use self::crawlargs::{AssumeArg, CrawlArgs, MissingArg};
+pub use self::generate::{generate, GenerateArgs};
 pub use self::input::{read_head, Compression};
 pub use self::messages::{emit, emit_raw};
 pub use self::sigbus::exit_on_sigbus;
@@ -37,16 +39,18 @@ pub enum Command {
     Lint(LintArgs),
     /// `crawl`: URLs of many hosts, each judged by its own robots.txt.
     Crawl(CrawlArgs),
+    /// `generate`: shell completions or a man page.
+    Generate(GenerateArgs),
 }
 
 /// Parses the command line. `--help` and `--version` print and give
 /// `Err(0)`; a usage error prints one line, `robots-batch: ...`, and gives
 /// `Err(2)`.
 ///
-/// N.B. A first argument `check`, `lint`, `crawl` or `help` names the
-/// subcommand (clap's subcommands would make ROBOTS and URLS of the default
-/// command optional in the help); a robots.txt file named `check` is given
-/// as `./check`.
+/// N.B. A first argument `check`, `lint`, `crawl`, `generate` or `help` names
+/// the subcommand (clap's subcommands would make ROBOTS and URLS of the
+/// default command optional in the help); a robots.txt file named `check`
+/// is given as `./check`.
 pub fn parse() -> Result<Command, ExitCode> {
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     parse_argv(&argv)
@@ -58,7 +62,9 @@ fn parse_argv(argv: &[std::ffi::OsString]) -> Result<Command, ExitCode> {
             // `help SUBCOMMAND` is `SUBCOMMAND --help`; `help` alone, or
             // with anything else, the main help.
             let sub = argv.get(2).and_then(|arg| arg.to_str());
-            let sub = sub.filter(|s| ["check", "lint", "crawl"].contains(s));
+            let sub = sub.filter(|s| {
+                ["check", "lint", "crawl", "generate"].contains(s)
+            });
             let mut help: Vec<std::ffi::OsString> = vec![argv[0].clone()];
             help.extend(sub.map(Into::into));
             help.push("--help".into());
@@ -67,6 +73,9 @@ fn parse_argv(argv: &[std::ffi::OsString]) -> Result<Command, ExitCode> {
         Some("check") => parse_as::<CheckArgs>(&argv[1..]).map(Command::Check),
         Some("lint") => parse_as::<LintArgs>(&argv[1..]).map(Command::Lint),
         Some("crawl") => parse_as::<CrawlArgs>(&argv[1..]).map(Command::Crawl),
+        Some("generate") => {
+            parse_as::<GenerateArgs>(&argv[1..]).map(Command::Generate)
+        }
         _ => parse_as::<Args>(argv).map(Command::Run),
     }
 }
