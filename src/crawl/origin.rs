@@ -162,17 +162,35 @@ fn parse(url: &[u8], key: &mut Vec<u8>) -> Option<Parts> {
     } else {
         return None;
     };
-    let end = rest
-        .iter()
-        .position(|&b| matches!(b, b'/' | b'?' | b'#' | b'\\'))
-        .unwrap_or(rest.len());
+    // One pass finds where the authority ends and whether it is a plain
+    // `host[:port]`, whose last colon starts the port.
+    let mut end = rest.len();
+    let mut colon = None;
+    let mut plain = true;
+    for (i, &b) in rest.iter().enumerate() {
+        match BYTE_CLASSES[usize::from(b)] {
+            HOST_BYTE => {}
+            COLON => colon = Some(i),
+            ENDS_AUTHORITY => {
+                end = i;
+                break;
+            }
+            _ => plain = false,
+        }
+    }
     let authority_end = url.len() - rest.len() + end;
     let authority = &rest[..end];
-    let hostport = match memchr::memrchr(b'@', authority) {
-        Some(at) => &authority[at + 1..],
-        None => authority,
+    let (host, port) = if !plain {
+        let hostport = match memchr::memrchr(b'@', authority) {
+            Some(at) => &authority[at + 1..],
+            None => authority,
+        };
+        split_port(hostport)?
+    } else if let Some(c) = colon {
+        (&authority[..c], Some(&authority[c + 1..]))
+    } else {
+        (authority, None)
     };
-    let (host, port) = split_port(hostport)?;
     let port = match port {
         None | Some(b"") => scheme.default_port(),
         Some(digits) => parse_port(digits)?,
@@ -186,6 +204,33 @@ fn parse(url: &[u8], key: &mut Vec<u8>) -> Option<Parts> {
     write_port(port, key);
     Some(Parts { scheme, port, host_start, host_end, authority_end })
 }
+
+/// Bytes of a plain `host[:port]` authority.
+const HOST_BYTE: u8 = 0;
+const COLON: u8 = 1;
+/// `/`, `?`, `#` and `\`, which end an http(s) authority.
+const ENDS_AUTHORITY: u8 = 2;
+/// The rest: user info, brackets, percent-encoding, non-ASCII bytes,
+/// forbidden bytes.
+const OTHER: u8 = 3;
+
+static BYTE_CLASSES: [u8; 256] = {
+    let mut classes = [OTHER; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() || c == b'-' || c == b'.' {
+            classes[b] = HOST_BYTE;
+        }
+        b += 1;
+    }
+    classes[b':' as usize] = COLON;
+    classes[b'/' as usize] = ENDS_AUTHORITY;
+    classes[b'?' as usize] = ENDS_AUTHORITY;
+    classes[b'#' as usize] = ENDS_AUTHORITY;
+    classes[b'\\' as usize] = ENDS_AUTHORITY;
+    classes
+};
 
 /// Normalises `host` (as a `--robots-dir` file names it) the way a URL's
 /// host is in an origin key, or `None` when it is not a valid host.
@@ -225,8 +270,8 @@ fn write_host(host: &[u8], key: &mut Vec<u8>) -> Option<()> {
     Some(())
 }
 
-/// Whether `host` is letters, digits, `-` and `.` only, with no label that
-/// may be Punycode (`??--`, to be validated) and a last label that starts
+/// Whether `host` is letters, digits, `-` and `.` only, with no Punycode
+/// label (`xn--`, to be decoded and validated) and a last label that starts
 /// with a letter (so it is no IPv4 address): the WHATWG host parser only
 /// lower-cases such a name.
 fn is_plain_name(host: &[u8]) -> bool {
@@ -234,7 +279,12 @@ fn is_plain_name(host: &[u8]) -> bool {
     for (i, &b) in host.iter().enumerate() {
         match b {
             b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => {}
-            b'-' if i == label + 3 && host[label + 2] == b'-' => return false,
+            b'-' if i == label + 3
+                && host[label + 2] == b'-'
+                && host[label..label + 2].eq_ignore_ascii_case(b"xn") =>
+            {
+                return false
+            }
             b'-' => {}
             b'.' => label = i + 1,
             _ => return false,
@@ -387,6 +437,8 @@ mod tests {
             ("http://2130706433/", Some("http://127.0.0.1:80")),
             ("http://0177.0.0.1/", Some("http://127.0.0.1:80")),
             ("http://ａ.com/", Some("http://a.com:80")),
+            ("http://a.com.tw--au/", Some("http://a.com.tw--au:80")),
+            ("http://Xn--bcher-kva.de/", Some("http://xn--bcher-kva.de:80")),
             // `\` ends the authority of an http(s) URL, as `/` does.
             ("http://a.com\\@evil.com/x", Some("http://a.com:80")),
             ("http://a.com\\x", Some("http://a.com:80")),
@@ -477,7 +529,7 @@ mod tests {
         /// Names and numbers near the fast paths' edges.
         #[test]
         fn plain_hosts_agree_with_whatwg(
-            host in "([a-zA-Z0-9.-]|xn--|0x|25[0-9]|00){0,10}",
+            host in "([a-zA-Z0-9.-]|xn--|XN--|--|0x|25[0-9]|00){0,10}",
         ) {
             let url = format!("http://{host}/");
             let mut k = vec![];
