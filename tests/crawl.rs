@@ -497,7 +497,7 @@ const SPELLINGS: [&[&str]; 4] = [
         "b%C3%BCcher.de",
         "Bücher.de.",
     ],
-    &["dot.com", "dot.com.", "DOT.Com."],
+    &["dot.com", "dot.com.", "DOT.Com.", "dot.com.."],
     &["[::1]", "[0:0::1]", "[0000::0001]"],
     &["127.0.0.1", "0x7f.1", "2130706433", "127.0.0.1."],
 ];

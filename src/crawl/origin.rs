@@ -242,32 +242,37 @@ pub(crate) fn host_key(host: &[u8]) -> Option<Vec<u8>> {
 
 /// Appends `host` as the WHATWG host parser serialises it (percent-decoded,
 /// IDNA to ASCII by UTS #46, which lower-cases; IPv4 addresses in any of
-/// their forms dotted; IPv6 addresses compressed, in brackets), with one
-/// trailing dot dropped: RFC 9309 keys robots.txt by authority and DNS
-/// resolves `a.com.` and `a.com` alike, so they are one origin. Returns
-/// `None` (with `key` unspecified past its old length) for a host that
-/// parser rejects.
+/// their forms dotted; IPv6 addresses compressed, in brackets), without
+/// trailing dots: RFC 9309 keys robots.txt by authority and DNS resolves
+/// `a.com.` and `a.com` alike, so they are one origin. The dots go before
+/// parsing too, so that `0x7f.1.` is `127.0.0.1` as `0x7f.1` is, and a
+/// key's host reads back as itself. Returns `None` (with `key` unspecified
+/// past its old length) for a host that parser rejects.
 fn write_host(host: &[u8], key: &mut Vec<u8>) -> Option<()> {
-    let short = host.strip_suffix(b".").unwrap_or(host);
+    let host = trim_dots(host);
     // PERF: nearly every host of a crawl log is a plain name, which the
     // parser would only lower-case; the crates are for the others.
-    if is_plain_name(short) || is_dotted_quad(short) {
+    if is_plain_name(host) || is_dotted_quad(host) {
         let start = key.len();
-        key.extend_from_slice(short);
+        key.extend_from_slice(host);
         key[start..].make_ascii_lowercase();
         return Some(());
     }
     let parsed = url::Host::parse(std::str::from_utf8(host).ok()?).ok()?;
     let text = parsed.to_string();
-    let text = match parsed {
-        url::Host::Domain(_) => text.strip_suffix('.').unwrap_or(&text),
-        _ => &text,
-    };
-    if text.is_empty() {
-        return None;
+    // Dots that IDNA mapped (`。`) or percent-decoding made may end it:
+    // without them it is read again, once (an ASCII name gains no dots).
+    let trimmed = trim_dots(text.as_bytes());
+    if trimmed.len() < text.len() {
+        return write_host(trimmed, key);
     }
     key.extend_from_slice(text.as_bytes());
     Some(())
+}
+
+fn trim_dots(host: &[u8]) -> &[u8] {
+    let n = host.iter().rev().take_while(|&&b| b == b'.').count();
+    &host[..host.len() - n]
 }
 
 /// Whether `host` is letters, digits, `-` and `.` only, with no Punycode
@@ -437,6 +442,11 @@ mod tests {
             ("http://2130706433/", Some("http://127.0.0.1:80")),
             ("http://0177.0.0.1/", Some("http://127.0.0.1:80")),
             ("http://ａ.com/", Some("http://a.com:80")),
+            ("http://a.com../", Some("http://a.com:80")),
+            ("http://a.com。/", Some("http://a.com:80")),
+            ("http://a.com%2E/", Some("http://a.com:80")),
+            ("http://0x7f.1./", Some("http://127.0.0.1:80")),
+            ("http://.../", None),
             ("http://a.com.tw--au/", Some("http://a.com.tw--au:80")),
             ("http://Xn--bcher-kva.de/", Some("http://xn--bcher-kva.de:80")),
             // `\` ends the authority of an http(s) URL, as `/` does.
@@ -490,17 +500,27 @@ mod tests {
     fn whatwg_key(url: &str) -> Option<String> {
         let u = url::Url::parse(url).ok()?;
         let host = match u.host()? {
+            // Without its trailing dots, read again: `0x7f.1.` is then
+            // `127.0.0.1`.
             url::Host::Domain(d) => {
-                let d = d.strip_suffix('.').unwrap_or(d);
+                let d = d.trim_end_matches('.');
                 if d.is_empty() {
                     return None;
                 }
-                d.to_string()
+                let h = url::Host::parse(d).ok()?.to_string();
+                h.trim_end_matches('.').to_string()
             }
             h => h.to_string(),
         };
         let port = u.port_or_known_default()?;
         Some(format!("{}://{host}:{port}", u.scheme()))
+    }
+
+    /// Whether a key reads back as itself.
+    fn stable(key: &str) -> bool {
+        let mut k = vec![];
+        origin_key(format!("{key}/").as_bytes(), &mut k).is_some()
+            && k == key.as_bytes()
     }
 
     proptest::proptest! {
@@ -509,7 +529,7 @@ mod tests {
         #[test]
         fn agrees_with_whatwg(
             scheme in "(http|HTTPS)://",
-            authority in "([a-zA-Z09.:@\\[\\]%/\\\\-]|xn--|ü|Ü|%41|%C3%BC|0x|ａ){0,12}",
+            authority in "([a-zA-Z09.:@\\[\\]%/\\\\-]|xn--|ü|Ü|%41|%C3%BC|%2E|0x|ａ|。){0,12}",
             tail in "(/p|\\?q|#f|)",
         ) {
             let url = format!("{scheme}{authority}{tail}");
@@ -523,6 +543,9 @@ mod tests {
             } else {
                 whatwg_key(&url)
             };
+            if let Some(k) = &ours {
+                proptest::prop_assert!(stable(k), "{:?}", k);
+            }
             proptest::prop_assert_eq!(ours, want, "{:?}", url);
         }
 
@@ -535,6 +558,9 @@ mod tests {
             let mut k = vec![];
             let ours = origin_key(url.as_bytes(), &mut k)
                 .map(|_| String::from_utf8(k).unwrap());
+            if let Some(k) = &ours {
+                proptest::prop_assert!(stable(k), "{:?}", k);
+            }
             proptest::prop_assert_eq!(ours, whatwg_key(&url), "{:?}", url);
         }
     }
