@@ -1,7 +1,10 @@
 //! Origins: the (scheme, host, port) a robots.txt applies to (RFC 9309
 //! section 2.3: the rules apply to the authority they were fetched from).
 
+use std::cell::RefCell;
 use std::fmt;
+
+use super::HashMap;
 
 /// The scheme of an origin. Only HTTP and HTTPS have robots.txt.
 #[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
@@ -258,6 +261,46 @@ fn write_host(host: &[u8], key: &mut Vec<u8>) -> Option<()> {
         key[start..].make_ascii_lowercase();
         return Some(());
     }
+    if host.len() > PARSED_HOST_BYTES {
+        return write_parsed_host(host, key);
+    }
+    let known = PARSED.with_borrow(|parsed| {
+        parsed.get(host).map(|normal| {
+            key.extend_from_slice(normal.as_deref()?);
+            Some(())
+        })
+    });
+    if let Some(known) = known {
+        return known;
+    }
+    let start = key.len();
+    let written = write_parsed_host(host, key);
+    let normal = written.map(|()| key[start..].into());
+    PARSED.with_borrow_mut(|parsed| {
+        if parsed.len() >= PARSED_HOSTS {
+            parsed.clear();
+        }
+        parsed.insert(host.into(), normal);
+    });
+    written
+}
+
+/// How many hosts [`PARSED`] keeps, and the longest it keeps.
+const PARSED_HOSTS: usize = 4096;
+const PARSED_HOST_BYTES: usize = 256;
+
+/// Hosts as given, and as the WHATWG parser wrote them (`None`: rejected).
+type ParsedHosts = HashMap<Box<[u8]>, Option<Box<[u8]>>>;
+
+thread_local! {
+    /// The hosts that needed the WHATWG parser, as it wrote them (`None`:
+    /// rejected), on this thread: logs repeat their hosts, and the parser
+    /// costs thousands of instructions a host. Emptied when full.
+    static PARSED: RefCell<ParsedHosts> = RefCell::new(HashMap::default());
+}
+
+/// [`write_host`] for a host that is no plain name, by the `url` crate.
+fn write_parsed_host(host: &[u8], key: &mut Vec<u8>) -> Option<()> {
     let parsed = url::Host::parse(std::str::from_utf8(host).ok()?).ok()?;
     let text = parsed.to_string();
     // Dots that IDNA mapped (`。`) or percent-decoding made may end it:
@@ -485,6 +528,22 @@ mod tests {
             let got = host_key(host.as_bytes());
             let got = got.map(|k| String::from_utf8(k).unwrap());
             assert_eq!(got.as_deref(), want, "{host:?}");
+        }
+    }
+
+    #[test]
+    fn parsed_hosts_are_remembered_alike() {
+        // More hosts than the per-thread memo keeps, each seen twice.
+        for round in 0..2 {
+            for i in 0..PARSED_HOSTS + 10 {
+                let url = format!("http://B%41{i}.com/");
+                let want = format!("http://ba{i}.com:80");
+                assert_eq!(key(&url).as_deref(), Some(&*want), "{round}");
+                assert_eq!(key("http://xn--a.com/"), None);
+                let long = format!("http://{}b%41.com/", "a".repeat(300));
+                let want = format!("http://{}ba.com:80", "a".repeat(300));
+                assert_eq!(key(&long), Some(want));
+            }
         }
     }
 
