@@ -222,7 +222,7 @@ static BYTE_CLASSES: [u8; 256] = {
     let mut b = 0;
     while b < 256 {
         let c = b as u8;
-        if c.is_ascii_alphanumeric() || c == b'-' || c == b'.' {
+        if c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_') {
             classes[b] = HOST_BYTE;
         }
         b += 1;
@@ -318,7 +318,7 @@ fn trim_dots(host: &[u8]) -> &[u8] {
     &host[..host.len() - n]
 }
 
-/// Whether `host` is letters, digits, `-` and `.` only, with no Punycode
+/// Whether `host` is letters, digits, `-`, `_` and `.` only, with no Punycode
 /// label (`xn--`, to be decoded and validated) and a last label that starts
 /// with a letter (so it is no IPv4 address): the WHATWG host parser only
 /// lower-cases such a name.
@@ -326,7 +326,7 @@ fn is_plain_name(host: &[u8]) -> bool {
     let mut label = 0;
     for (i, &b) in host.iter().enumerate() {
         match b {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => {}
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_' => {}
             b'-' if i == label + 3
                 && host[label + 2] == b'-'
                 && host[label..label + 2].eq_ignore_ascii_case(b"xn") =>
@@ -491,6 +491,7 @@ mod tests {
             ("http://0x7f.1./", Some("http://127.0.0.1:80")),
             ("http://.../", None),
             ("http://a.com.tw--au/", Some("http://a.com.tw--au:80")),
+            ("http://My_Site.a.com/", Some("http://my_site.a.com:80")),
             ("http://Xn--bcher-kva.de/", Some("http://xn--bcher-kva.de:80")),
             // `\` ends the authority of an http(s) URL, as `/` does.
             ("http://a.com\\@evil.com/x", Some("http://a.com:80")),
@@ -611,7 +612,7 @@ mod tests {
         /// Names and numbers near the fast paths' edges.
         #[test]
         fn plain_hosts_agree_with_whatwg(
-            host in "([a-zA-Z0-9.-]|xn--|XN--|--|0x|25[0-9]|00){0,10}",
+            host in "([a-zA-Z0-9._-]|xn--|XN--|--|0x|25[0-9]|00){0,10}",
         ) {
             let url = format!("http://{host}/");
             let mut k = vec![];
