@@ -326,15 +326,14 @@ fn is_plain_name(host: &[u8]) -> bool {
     let mut label = 0;
     for (i, &b) in host.iter().enumerate() {
         match b {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_' => {}
+            b'.' => label = i + 1,
             b'-' if i == label + 3
                 && host[label + 2] == b'-'
                 && host[label..label + 2].eq_ignore_ascii_case(b"xn") =>
             {
                 return false
             }
-            b'-' => {}
-            b'.' => label = i + 1,
+            _ if BYTE_CLASSES[usize::from(b)] == HOST_BYTE => {}
             _ => return false,
         }
     }
