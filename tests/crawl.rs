@@ -485,6 +485,184 @@ fn robots_dir() {
     assert!(err.contains("absent"), "{err}");
 }
 
+/// Spellings of one host that the WHATWG URL standard (and so a crawler
+/// or browser) reads as one: IDNA and Punycode, case, percent-encoding, a
+/// trailing dot, IP address forms.
+const SPELLINGS: [&[&str]; 4] = [
+    &[
+        "bücher.de",
+        "xn--bcher-kva.de",
+        "BÜCHER.de",
+        "XN--BCHER-KVA.DE",
+        "b%C3%BCcher.de",
+        "Bücher.de.",
+    ],
+    &["dot.com", "dot.com.", "DOT.Com.", "dot.com.."],
+    &["[::1]", "[0:0::1]", "[0000::0001]"],
+    &["127.0.0.1", "0x7f.1", "2130706433", "127.0.0.1."],
+];
+
+#[test]
+fn one_origin_many_spellings() {
+    let dir = Dir::new("crawl_spellings");
+    let body = "User-agent: *\nDisallow: /private/\n";
+    let mut n = 0;
+    for group in SPELLINGS {
+        // Every URL spelling, with and without the default port and with
+        // user info, against the robots.txt under every spelling, from
+        // every source.
+        let urls: Vec<String> = group
+            .iter()
+            .flat_map(|h| {
+                [
+                    format!("http://{h}/private/x"),
+                    format!("HTTP://{h}:80/private/x"),
+                    format!("http://u:p@{h}:0080/private/x"),
+                    format!("http://{h}/private/?q"),
+                ]
+            })
+            .collect();
+        let want = vec!["disallowed rule | disallowed rule"; urls.len()];
+        for &host in group {
+            n += 1;
+            let sub = format!("robots{n}");
+            dir.create_dir(&sub);
+            dir.create(format!("{sub}/{host}.txt"), body);
+            let mut by_dir = FetchSet::new();
+            assert_eq!(by_dir.read_dir(&dir.path().join(&sub)).unwrap(), 1);
+
+            let url = format!("http://{host}/robots.txt");
+            let line =
+                serde_json::json!({"url": url, "status": 200, "body": body});
+            dir.create("index.jsonl", format!("{line}\n"));
+            let mut by_index = FetchSet::new();
+            by_index.read_index(&dir.path().join("index.jsonl")).unwrap();
+
+            let record = warc_record(
+                &url,
+                "2024-01-01T00:00:00Z",
+                &http("200 OK", "", body),
+            );
+            dir.create("capture.warc", record);
+            let mut by_warc = FetchSet::new();
+            by_warc.read_warc(&dir.path().join("capture.warc")).unwrap();
+
+            // A redirect whose Location spells the host its own way.
+            let mut by_redirect = FetchSet::new();
+            by_redirect.insert(
+                &origin("http://from.com/robots.txt"),
+                fetch(301, "", Some(&url)),
+            );
+            by_redirect.insert(
+                &origin(&format!("http://{}/", group[0])),
+                fetch(200, body, None),
+            );
+            let moved = judge_all(
+                &judge_with(by_redirect, FetchPolicy::default()),
+                &["http://from.com/private/x"],
+            );
+            assert_eq!(moved, ["disallowed rule | disallowed rule"], "{host}");
+
+            for (source, set) in
+                [("dir", by_dir), ("index", by_index), ("warc", by_warc)]
+            {
+                let got =
+                    judge_all(&judge_with(set, FetchPolicy::default()), &urls);
+                assert_eq!(got, want, "{host} from {source}");
+            }
+        }
+    }
+    // Every spelling names the origin alike, in its normalised form.
+    for group in SPELLINGS {
+        let names: Vec<String> = group
+            .iter()
+            .map(|h| origin(&format!("http://{h}/")).to_string())
+            .collect();
+        assert!(names.iter().all(|n| *n == names[0]), "{names:?}");
+    }
+    assert_eq!(origin("http://BÜCHER.de./").host(), "xn--bcher-kva.de");
+    assert_eq!(origin("http://0x7f.1/").host(), "127.0.0.1");
+    assert_eq!(origin("http://[0:0::1]:80/").to_string(), "http://[::1]");
+}
+
+#[test]
+fn a_backslash_ends_the_authority() {
+    // WHATWG reads `http://a.com\@evil.com/x` as host a.com, path
+    // `/@evil.com/x`: the robots.txt of a.com applies, not evil.com's.
+    let mut set = FetchSet::new();
+    set.insert(&origin("http://a.com/robots.txt"), fetch(200, ROBOTS, None));
+    set.insert(
+        &origin("http://evil.com/robots.txt"),
+        fetch(200, "User-agent: *\nAllow: /\n", None),
+    );
+    let got = judge_all(
+        &judge_with(set, FetchPolicy::default()),
+        &[
+            "http://a.com\\@evil.com/x",
+            "http://a.com\\x",
+            "http://u@a.com\\@evil.com/x",
+            "http://a.com/@evil.com/x",
+            "http://x@evil.com/private/x",
+        ],
+    );
+    assert_eq!(
+        got,
+        [
+            "allowed no-matching-rule | disallowed rule",
+            "allowed no-matching-rule | disallowed rule",
+            "allowed no-matching-rule | disallowed rule",
+            "allowed no-matching-rule | disallowed rule",
+            "allowed rule | allowed rule",
+        ]
+    );
+    // A host the WHATWG parser rejects is no host at all.
+    let got = judge_all(
+        &judge_with(FetchSet::new(), FetchPolicy::default()),
+        &["http://xn--a.com/", "http://a.123/", "http://a%20b.com/"],
+    );
+    assert!(
+        got.iter().all(|v| v == "unknown no-host | unknown no-host"),
+        "{got:?}"
+    );
+}
+
+rbtest!(crawl_one_origin_many_spellings, |dir: Dir, mut cmd: TestCommand| {
+    dir.create_dir("robots");
+    dir.create("robots/Bücher.de.txt", "User-agent: *\nDisallow: /b/\n");
+    dir.create("robots/dot.com..txt", "User-agent: *\nDisallow: /d/\n");
+    dir.create(
+        "index.jsonl",
+        "{\"url\": \"http://a.com/robots.txt\", \"status\": 200, \
+          \"body\": \"User-agent: *\\nDisallow: /\\n\"}\n\
+         {\"url\": \"http://evil.com/robots.txt\", \"status\": 200}\n",
+    );
+    dir.create(
+        "log.txt",
+        "http://xn--bcher-kva.de/b/1\n\
+         https://BÜCHER.de:443/b/2\n\
+         http://b%C3%BCcher.de/c\n\
+         http://DOT.com/d/1\n\
+         http://dot.com.:80/d/2\n\
+         http://a.com\\@evil.com/x\n\
+         http://xn--a.com/x\n",
+    );
+    let got = cmd
+        .arg("crawl")
+        .args(["--robots-dir", "robots", "--robots-index", "index.jsonl"])
+        .args(["--no-header", "log.txt"])
+        .stdout();
+    eqnice!(
+        "http://xn--bcher-kva.de/b/1,disallowed,rule\n\
+         https://BÜCHER.de:443/b/2,disallowed,rule\n\
+         http://b%C3%BCcher.de/c,allowed,no-matching-rule\n\
+         http://DOT.com/d/1,disallowed,rule\n\
+         http://dot.com.:80/d/2,disallowed,rule\n\
+         http://a.com\\@evil.com/x,disallowed,rule\n\
+         http://xn--a.com/x,unknown,no-host\n",
+        got
+    );
+});
+
 #[test]
 fn cache_bounded_in_bytes_gives_the_same_verdicts() {
     let mut set = FetchSet::new();

@@ -457,3 +457,16 @@ def test_origins_are_the_join_key():
     got = robots_batch.origins(pa.array(["HTTPS://Example.COM:443/a", "http://x.org:8080/",
                                          "/path", None, "ftp://f.com/"]))
     assert got.to_pylist() == ["https://example.com", "http://x.org:8080", None, None, None]
+
+
+def test_origins_are_one_per_host_however_spelled():
+    # As the WHATWG URL standard reads hosts, trailing dots dropped; a host
+    # it rejects is no origin.
+    got = robots_batch.origins(pa.array([
+        "http://BÜCHER.de./x", "http://xn--bcher-kva.de/", "http://b%C3%BCcher.de:80/",
+        "http://a.com\\@evil.com/x", "http://0x7f.1/", "http://[0:0::1]/", "http://xn--a.com/",
+    ]))
+    assert got.to_pylist() == [
+        "http://xn--bcher-kva.de", "http://xn--bcher-kva.de", "http://xn--bcher-kva.de",
+        "http://a.com", "http://127.0.0.1", "http://[::1]", None,
+    ]

@@ -9,9 +9,13 @@ use super::args::{FormatArg, ProgressWhen, StatsFormat};
 
 const CRAWL_AFTER_HELP: &str = "\
 ROBOTS.TXT SOURCES (at least one; all may be combined):
-  --robots-dir DIR      DIR/<host>.txt is the robots.txt of <host> (lower
-                        case, no port), fetched with status 200, for every
-                        scheme and port of that host.
+  --robots-dir DIR      DIR/<host>.txt is the robots.txt of <host> (no
+                        port), fetched with status 200, for every scheme and
+                        port of that host. Hosts of file names, URLs and
+                        fetches are read as the WHATWG URL standard reads
+                        them (IDNA to ASCII, any case, percent-encoding, IP
+                        address forms), trailing dots dropped: bücher.de,
+                        BÜCHER.de. and xn--bcher-kva.de are one host.
   --robots-index FILE   JSON Lines, gzip allowed: {\"url\": \"https://h/robots.txt\",
                         \"status\": 200, \"body\": \"...\"}; \"body_base64\" for
                         bytes that are not UTF-8, \"location\" for redirects,

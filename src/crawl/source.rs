@@ -6,7 +6,7 @@ use std::fs::{self, File};
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
-use super::origin::Origin;
+use super::origin::{host_key, Origin};
 use super::warc;
 use super::HashMap;
 
@@ -71,10 +71,13 @@ impl FetchSet {
     }
 
     /// Adds the robots.txt of `host` for every scheme and port. A fetch by
-    /// origin, when there is one, takes precedence.
+    /// origin, when there is one, takes precedence. The host is normalised
+    /// as a URL's is (see [`Origin`]), so `Bücher.de` is `xn--bcher-kva.de`;
+    /// one that is no valid host is kept in lower case and matches no URL.
     pub fn insert_host(&mut self, host: &str, fetch: Fetch) {
-        let key = host.to_ascii_lowercase().into_bytes();
-        let name = host.to_ascii_lowercase();
+        let key = host_key(host.as_bytes())
+            .unwrap_or_else(|| host.to_ascii_lowercase().into_bytes());
+        let name = String::from_utf8_lossy(&key).into_owned();
         insert(&mut self.fetches, &mut self.by_host, key, name, fetch)
     }
 
