@@ -950,3 +950,46 @@ rbtest!(dash_is_standard_input, |dir: Dir, _: TestCommand| {
         assert!(err.contains("only one of ROBOTS, URLS and --agents-file"));
     }
 });
+
+// -o writes the rows to a file, exactly as standard output would have them,
+// and refuses to overwrite an input.
+rbtest!(output_file, |dir: Dir, _: TestCommand| {
+    dir.create("urls.txt", EXAMPLE_URLS);
+    for args in [&[][..], &["-c"], &["--emit", "disallowed"], &["--explain"]] {
+        let want =
+            dir.command().args(args).args(["robots.txt", "urls.txt"]).output();
+        let got = dir
+            .command()
+            .args(args)
+            .args(["-o", "out.csv", "robots.txt", "urls.txt"])
+            .output();
+        assert_eq!(want.status.code(), got.status.code(), "{args:?}");
+        assert!(got.stdout.is_empty(), "{args:?}");
+        let file = std::fs::read(dir.path().join("out.csv")).unwrap();
+        assert!(file == want.stdout, "{args:?}");
+    }
+    dir.create_dir("robots");
+    dir.create("robots/www.example.com.txt", EXAMPLE_ROBOTS);
+    let crawl = ["crawl", "--robots-dir", "robots"];
+    let want = dir.command().args(crawl).arg("urls.txt").stdout();
+    let got =
+        dir.command().args(crawl).args(["-o", "c.csv", "urls.txt"]).stdout();
+    assert!(got.is_empty());
+    eqnice!(want, std::fs::read_to_string(dir.path().join("c.csv")).unwrap());
+    for args in [
+        &["-o", "urls.txt", "robots.txt", "urls.txt"][..],
+        &["-o", "./robots.txt", "robots.txt", "urls.txt"],
+        &["crawl", "--robots-dir", "robots", "-o", "urls.txt", "urls.txt"],
+    ] {
+        let err = dir.command().args(args).assert_error();
+        assert!(err.contains("it would be overwritten"), "{args:?}: {err}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("urls.txt")).unwrap(),
+        EXAMPLE_URLS
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("robots.txt")).unwrap(),
+        EXAMPLE_ROBOTS
+    );
+});

@@ -1,7 +1,7 @@
 //! The objects a run needs, built from the flags: ripgrep's "high args".
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -49,6 +49,14 @@ impl Input {
             Input::Path(ref path) => path.display().to_string(),
         }
     }
+
+    /// The input's path, if it is a file.
+    pub fn path(&self) -> Option<&Path> {
+        match *self {
+            Input::Stdin => None,
+            Input::Path(ref path) => Some(path),
+        }
+    }
 }
 
 /// Everything a run needs, built and validated.
@@ -68,6 +76,11 @@ pub struct Config {
     pub header: bool,
     /// When to show a progress bar.
     pub progress: ProgressWhen,
+    /// Where the rows go: this file, or standard output.
+    pub output_file: Option<PathBuf>,
+    /// The robots.txt's path (`-`: standard input), which the rows may not
+    /// overwrite.
+    pub robots: PathBuf,
     /// Print counts and throughput at the end, in this form.
     pub stats: Option<StatsFormat>,
 }
@@ -185,6 +198,8 @@ impl Config {
             output,
             header: !args.no_header,
             progress: args.progress,
+            output_file: args.output,
+            robots: args.robots,
             stats: args.stats,
         })
     }
@@ -270,6 +285,34 @@ pub fn warn_not_robots_txt(path: &Path, robots: &Robots) {
              no rules in it"
         );
     }
+}
+
+/// Where the rows go: `path` (created or truncated), or standard output
+/// when there is none or it is `-`. A path that names one of `inputs` is
+/// refused: truncating it would lose what is still to be read.
+pub fn open_output(
+    path: Option<&Path>,
+    inputs: &[&Path],
+) -> anyhow::Result<Box<dyn Write>> {
+    let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
+        // N.B. Standard output is a `LineWriter`; rendered chunks are
+        // large, so nearly every write goes straight to the descriptor.
+        return Ok(Box::new(io::stdout().lock()));
+    };
+    if let Ok(out) = path.canonicalize() {
+        let same =
+            |input: &&&Path| input.canonicalize().is_ok_and(|i| i == out);
+        if let Some(input) = inputs.iter().find(same) {
+            anyhow::bail!(
+                "-o {} is an input ({}): it would be overwritten",
+                path.display(),
+                input.display()
+            );
+        }
+    }
+    let file = File::create(path)
+        .with_context(|| format!("failed to create {}", path.display()))?;
+    Ok(Box::new(file))
 }
 
 /// An empty agent is meaningful alone (`-a ''`: only the `*` groups); among

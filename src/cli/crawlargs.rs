@@ -185,6 +185,13 @@ pub struct CrawlArgs {
     #[arg(long)]
     pub no_header: bool,
 
+    /// Write the rows to FILE instead of standard output.
+    ///
+    /// FILE is created or truncated once the inputs are open; it may not be
+    /// one of them.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
     /// When to show a progress bar on standard error: auto, always or
     /// never.
     ///

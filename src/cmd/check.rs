@@ -4,6 +4,7 @@
 use std::fmt::Write as FmtWrite;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Seek, SeekFrom, Write};
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -19,17 +20,14 @@ use robots_batch::{
 };
 
 use crate::cli::{
-    read_head, Compression, Config, Input, Output, ProgressWhen, StatsFormat,
+    open_output, read_head, Compression, Config, Input, Output, ProgressWhen,
+    StatsFormat,
 };
 
 /// Prints the verdicts of every line of the input.
 pub fn run(config: Config) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     log::debug!("agents {:?}, input {}", config.agents, config.input.name());
-    // N.B. Standard output is a `LineWriter`; rendered chunks are large, so
-    // nearly every write goes straight to the file descriptor. Each chunk
-    // is one `write_all`, so rows are never torn.
-    let mut stdout = io::stdout().lock();
     let name = config.input.name();
     let file = match config.input {
         Input::Stdin => None,
@@ -39,6 +37,12 @@ pub fn run(config: Config) -> anyhow::Result<ExitCode> {
         ),
     };
     let (source, total) = open_source(&config.batch, file.as_ref(), &name)?;
+    // Each rendered chunk is one `write_all`, so rows are never torn.
+    let inputs = [Some(config.robots.as_path()), config.input.path()];
+    let inputs: Vec<&Path> = inputs.into_iter().flatten().collect();
+    let rows_to_terminal =
+        config.output_file.is_none() && io::stdout().is_terminal();
+    let mut stdout = open_output(config.output_file.as_deref(), &inputs)?;
     let header: &[u8] = match config.output {
         Output::Plain => &CsvRender::header(),
         Output::Table(ref table) => table.header(),
@@ -47,7 +51,8 @@ pub fn run(config: Config) -> anyhow::Result<ExitCode> {
     if config.header && !header.is_empty() {
         stdout.write_all(header).context("failed to write output")?;
     }
-    let mut progress = Progress::new(start, total, config.progress);
+    let mut progress =
+        Progress::new(start, total, config.progress, rows_to_terminal);
     let mut write_failed = false;
     // Lines written (only counted for --emit, whose rows are lines).
     let mut emitted = 0u64;
@@ -410,14 +415,18 @@ pub(crate) struct Progress {
 }
 
 impl Progress {
+    /// A bar for a run that started at `start` over `total` bytes (a
+    /// spinner when unknown), `rows_to_terminal` when the rows go to the
+    /// terminal too.
     pub(crate) fn new(
         start: Instant,
         total: Option<u64>,
         when: ProgressWhen,
+        rows_to_terminal: bool,
     ) -> Progress {
         let enabled = match when {
             ProgressWhen::Auto => {
-                io::stderr().is_terminal() && !io::stdout().is_terminal()
+                io::stderr().is_terminal() && !rows_to_terminal
             }
             ProgressWhen::Always => io::stderr().is_terminal(),
             ProgressWhen::Never => false,

@@ -2,7 +2,8 @@
 //! fetched from its own origin.
 
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -15,7 +16,7 @@ use robots_batch::{BatchBuilder, Format, MatcherBuilder, Stats};
 use super::check::{
     open_source, print_stats, run_error, warn_cut_lines, Progress,
 };
-use crate::cli::{AssumeArg, CrawlArgs, MissingArg};
+use crate::cli::{open_output, AssumeArg, CrawlArgs, MissingArg};
 
 /// Reads the fetches, then judges every line of the input.
 pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
@@ -92,12 +93,19 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     };
     let (source, total) = open_source(&batch, file.as_ref(), &name)?;
 
-    let mut stdout = io::stdout().lock();
+    let sources = args.robots_index.iter().chain(&args.robots_warc);
+    let inputs: Vec<&Path> = std::iter::once(&args.urls)
+        .chain(sources)
+        .map(|p| p.as_path())
+        .collect();
+    let rows_to_terminal = args.output.is_none() && io::stdout().is_terminal();
+    let mut stdout = open_output(args.output.as_deref(), &inputs)?;
     if !args.no_header {
         let header = CrawlWorker::header(&judge, format, args.explain);
         stdout.write_all(&header).context("failed to write output")?;
     }
-    let mut progress = Progress::new(start, total, args.progress);
+    let mut progress =
+        Progress::new(start, total, args.progress, rows_to_terminal);
     let mut write_failed = false;
     let sink = |rendered: &[u8], total: &Stats| -> io::Result<()> {
         if let Err(err) = stdout.write_all(rendered) {
