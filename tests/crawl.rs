@@ -1003,3 +1003,108 @@ rbtest!(crawl_consecutive_authorities, |dir: Dir, mut cmd: TestCommand| {
         .stdout();
     assert_eq!(got, want);
 });
+
+// Issue 23, point 3: `Location` resolves against the URL fetched (RFC 3986
+// section 5), so a scheme-relative target keeps the scheme and changes the
+// host.
+#[test]
+fn redirect_locations_resolve_against_the_fetched_url() {
+    let dir = Dir::new("crawl_location");
+    dir.create(
+        "index.jsonl",
+        concat!(
+            r#"{"url":"http://rel.com/robots.txt","status":302,"location":"//tgt.com/robots.txt"}"#,
+            "\n",
+            r#"{"url":"https://srel.com/robots.txt","status":301,"location":"  //tgt.com/robots.txt "}"#,
+            "\n",
+            r#"{"url":"https://abs.com/robots.txt","status":301,"location":"http://tgt.com/robots.txt"}"#,
+            "\n",
+            r#"{"url":"http://tgt.com/robots.txt","status":200,"body":"User-agent: *\nDisallow: /http/\n"}"#,
+            "\n",
+            r#"{"url":"https://tgt.com/robots.txt","status":200,"body":"User-agent: *\nDisallow: /https/\n"}"#,
+            "\n",
+        ),
+    );
+    let mut set = FetchSet::new();
+    set.read_index(&dir.path().join("index.jsonl")).unwrap();
+    let got = judge_all(
+        &judge_with(set, FetchPolicy::default()),
+        &[
+            "http://rel.com/http/x",
+            "https://srel.com/https/x",
+            "https://srel.com/http/x",
+            "https://abs.com/http/x",
+        ],
+    );
+    assert_eq!(
+        got,
+        [
+            "disallowed rule | disallowed rule",
+            "disallowed rule | disallowed rule",
+            "allowed no-matching-rule | allowed no-matching-rule",
+            "disallowed rule | disallowed rule",
+        ]
+    );
+}
+
+// Issue 23, point 4: a chain that comes back to a fetch is a loop at once,
+// whatever the hop limit; a hang would fail here rather than stall the
+// suite (the bound is generous: the loop takes microseconds).
+#[test]
+fn redirect_loops_end_at_once_whatever_the_limit() {
+    let mut set = FetchSet::new();
+    let mut add = |url: &str, status: u16, location: Option<&str>| {
+        set.insert(&origin(url), fetch(status, ROBOTS, location));
+    };
+    add("https://self.com/robots.txt", 301, Some("/robots.txt"));
+    add("https://a.com/robots.txt", 301, Some("https://b.com/robots.txt"));
+    add("https://b.com/robots.txt", 301, Some("https://c.com/robots.txt"));
+    add("https://c.com/robots.txt", 302, Some("https://b.com/robots.txt"));
+    add("https://ok.com/robots.txt", 301, Some("https://end.com/robots.txt"));
+    add("https://end.com/robots.txt", 200, None);
+    let policy =
+        FetchPolicy { max_redirects: usize::MAX, ..FetchPolicy::default() };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let judge = judge_with(set, policy);
+        let urls = [
+            "https://self.com/x",
+            "https://a.com/x",
+            "https://c.com/x",
+            "https://ok.com/private/",
+        ];
+        let _ = tx.send(judge_all(&judge, &urls));
+    });
+    let got = rx
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("a redirect loop did not end");
+    assert_eq!(
+        got,
+        [
+            "allowed redirect-limit | allowed redirect-limit",
+            "allowed redirect-limit | allowed redirect-limit",
+            "allowed redirect-limit | allowed redirect-limit",
+            "disallowed rule | disallowed rule",
+        ]
+    );
+}
+
+rbtest!(crawl_max_redirects_is_capped, |dir: Dir, mut cmd: TestCommand| {
+    crawl_fixture(&dir);
+    for n in ["101", "18446744073709551615"] {
+        let err = dir
+            .command()
+            .args(["crawl", "--robots-dir", "robots", "--max-redirects", n])
+            .arg("log.txt")
+            .assert_error();
+        assert!(
+            err.contains("--max-redirects") && err.contains("100"),
+            "{err}"
+        );
+    }
+    let out = cmd
+        .args(["crawl", "--robots-dir", "robots", "--max-redirects", "100"])
+        .arg("log.txt")
+        .stdout();
+    assert!(out.contains("https://a.com/private/x?0,disallowed,rule"));
+});

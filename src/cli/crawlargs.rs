@@ -129,8 +129,15 @@ pub struct CrawlArgs {
     #[arg(long, value_name = "VERDICT", default_value = "unknown")]
     pub on_missing: MissingArg,
 
-    /// The most redirects followed from one fetch.
-    #[arg(long, value_name = "N", default_value_t = 5)]
+    /// The most redirects followed from one fetch (at most 100); a loop
+    /// ends the chain at once.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 5,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new()
+            .range(0..=robots_batch::crawl::MAX_REDIRECTS as u64)
+    )]
     pub max_redirects: usize,
 
     /// Parse only the first BYTES bytes of each robots.txt; 0 means no

@@ -40,6 +40,7 @@ assert_eq!(verdict("/relative"), "unknown no-host");
 */
 
 mod origin;
+mod reference;
 mod source;
 mod warc;
 mod worker;
@@ -90,8 +91,10 @@ pub struct FetchPolicy {
     /// For URLs whose origin has no fetch in the set; `None` gives the
     /// verdict `unknown`.
     pub on_missing: Option<Assume>,
-    /// The most redirects followed; past them the robots.txt counts as
-    /// unavailable (everything allowed).
+    /// The most redirects followed; past them, or on coming back to a
+    /// fetch already visited, the robots.txt counts as unavailable
+    /// (everything allowed). At most [`MAX_REDIRECTS`] are followed
+    /// whatever this says.
     pub max_redirects: usize,
     /// The parse limit of each robots.txt (0: none).
     pub max_robots_bytes: usize,
@@ -99,6 +102,10 @@ pub struct FetchPolicy {
     /// recently compiled are dropped (and compiled again if needed).
     pub cache_bytes: usize,
 }
+
+/// The most redirects a [`FetchPolicy`] follows: RFC 9309 asks for at
+/// least five, and a chain longer than this is a loop in all but name.
+pub const MAX_REDIRECTS: usize = 100;
 
 impl Default for FetchPolicy {
     fn default() -> FetchPolicy {
@@ -596,21 +603,26 @@ fn resolve(
 ) -> Resolved {
     let mut at = start;
     let mut key = vec![];
-    for _ in 0..=policy.max_redirects {
-        let Some((name, fetch)) = fetches.get(at) else { break };
+    // The fetches of the chain so far: coming back to one is a loop,
+    // which no number of further hops would leave.
+    let mut visited = vec![];
+    let hops = policy.max_redirects.min(MAX_REDIRECTS);
+    for _ in 0..=hops {
+        let Some((_, fetch)) = fetches.get(at) else { break };
+        visited.push(at);
         let status = fetch.status;
         return match status {
             200..=299 => Resolved::Rules(at, at),
             300..=399 => {
-                let Some(target) = redirect_target(name, fetch, &mut key)
-                else {
+                let Some(location) = fetch.location.as_deref() else {
                     return Resolved::Assume(
                         true,
                         CrawlReason::RedirectMissing,
                     );
                 };
-                let host = target;
-                match fetches.find(&key, &key[host.0..host.1]) {
+                let target = reference::resolve(&fetches.url(at), location);
+                match fetches.find_url(target.as_bytes(), &mut key) {
+                    Some(next) if visited.contains(&next) => break,
                     Some(next) => {
                         at = next;
                         continue;
@@ -639,20 +651,6 @@ fn resolve(
         };
     }
     Resolved::Assume(true, CrawlReason::RedirectLimit)
-}
-
-/// The origin key of a redirect's target into `key`, with the host's
-/// range in it: `Location` if it is an absolute http(s) URL, else (a
-/// relative reference) the redirecting origin itself.
-fn redirect_target(
-    name: &str,
-    fetch: &Fetch,
-    key: &mut Vec<u8>,
-) -> Option<(usize, usize)> {
-    let location = fetch.location.as_deref()?.trim();
-    let parts = origin_key(location.as_bytes(), key)
-        .or_else(|| origin_key(name.as_bytes(), key))?;
-    Some(parts.host_range())
 }
 
 /// Compiled matchers kept across [`CrawlJudge`]s (see

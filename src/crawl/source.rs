@@ -6,7 +6,7 @@ use std::fs::{self, File};
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
-use super::origin::Origin;
+use super::origin::{origin_key, Origin};
 use super::warc;
 use super::HashMap;
 
@@ -82,6 +82,29 @@ impl FetchSet {
     /// failing that, for its host.
     pub(crate) fn find(&self, key: &[u8], host: &[u8]) -> Option<usize> {
         self.by_origin.get(key).or_else(|| self.by_host.get(host)).copied()
+    }
+
+    /// The URL fetched at `index`, against which its `Location` resolves:
+    /// the robots.txt of its origin or host.
+    pub(crate) fn url(&self, index: usize) -> String {
+        match self.fetches.get(index) {
+            Some((name, _)) if name.contains("://") => {
+                format!("{name}/robots.txt")
+            }
+            Some((host, _)) => format!("http://{host}/robots.txt"),
+            None => String::new(),
+        }
+    }
+
+    /// The index of the fetch of `url`, found by its origin (or host),
+    /// using `key` as a buffer.
+    pub(crate) fn find_url(
+        &self,
+        url: &[u8],
+        key: &mut Vec<u8>,
+    ) -> Option<usize> {
+        let parts = origin_key(url, key)?;
+        self.find(key, parts.host(key))
     }
 
     /// Reads every `<host>.txt` file of `dir` as the robots.txt of `<host>`,
