@@ -190,8 +190,12 @@ fn redirects() {
     };
     // http -> https on one host, then to another host: the rules of the
     // last one apply to the first origin.
-    add("http://chain.com/robots.txt", 301, Some("https://chain.com/r"));
-    add("https://chain.com/robots.txt", 302, Some("https://cdn.net/r.txt"));
+    add(
+        "http://chain.com/robots.txt",
+        301,
+        Some("https://chain.com/robots.txt"),
+    );
+    add("https://chain.com/robots.txt", 302, Some("//cdn.net/robots.txt"));
     add("https://cdn.net/robots.txt", 200, None);
     // Five hops is the limit; six is too many.
     for i in 0..5 {
@@ -208,12 +212,12 @@ fn redirects() {
     add("https://six6.com/robots.txt", 200, None);
     // Loops, a relative location (the same origin again), a target not in
     // the set, no location at all, and a redirect to a 5xx.
-    add("https://loop1.com/robots.txt", 301, Some("https://loop2.com/"));
-    add("https://loop2.com/robots.txt", 301, Some("https://loop1.com/"));
+    add("https://loop1.com/robots.txt", 301, Some("//loop2.com/robots.txt"));
+    add("https://loop2.com/robots.txt", 301, Some("//loop1.com/robots.txt"));
     add("https://self.com/robots.txt", 301, Some("/robots.txt"));
     add("https://away.com/robots.txt", 301, Some("https://nowhere.com/"));
     add("https://bare.com/robots.txt", 302, None);
-    add("https://to-down.com/robots.txt", 301, Some("https://down.com/"));
+    add("https://to-down.com/robots.txt", 301, Some("//down.com/robots.txt"));
     add("https://down.com/robots.txt", 500, None);
     let judge = judge_with(set, FetchPolicy::default());
     let got = judge_all(
@@ -254,11 +258,11 @@ fn redirects() {
     let mut set = FetchSet::new();
     set.insert(
         &origin("http://a.com/"),
-        fetch(301, "", Some("https://a.com/")),
+        fetch(301, "", Some("https://a.com/robots.txt")),
     );
     set.insert(
         &origin("https://a.com/"),
-        fetch(301, "", Some("https://b.com/")),
+        fetch(301, "", Some("https://b.com/robots.txt")),
     );
     set.insert(&origin("https://b.com/"), fetch(200, ROBOTS, None));
     let got = judge_all(
@@ -1107,4 +1111,182 @@ rbtest!(crawl_max_redirects_is_capped, |dir: Dir, mut cmd: TestCommand| {
         .arg("log.txt")
         .stdout();
     assert!(out.contains("https://a.com/private/x?0,disallowed,rule"));
+});
+
+/// A WARC file whose response records capture robots.txt files and other
+/// URLs: pages, error pages, and the targets of redirects of every form.
+fn mixed_captures() -> Vec<u8> {
+    let day = |d: u32| format!("2024-01-{d:02}T00:00:00Z");
+    let ok = |body: &str| http("200 OK", "", body);
+    let moved =
+        |to: &str| http("301 Moved", &format!("Location: {to}\r\n"), "");
+    [
+        warc_record(
+            "https://a.com/robots.txt",
+            &day(1),
+            &ok("User-agent: *\nDisallow: /x\n"),
+        ),
+        // Newer captures of other paths of a.com and b.com: no robots.txt.
+        warc_record(
+            "https://a.com/index.html",
+            &day(2),
+            &ok("<html>hi</html>"),
+        ),
+        warc_record(
+            "https://b.com/robots.txt",
+            &day(1),
+            &ok("User-agent: *\nDisallow: /x\n"),
+        ),
+        warc_record(
+            "https://b.com/missing",
+            &day(2),
+            &http("404 Not Found", "", "no"),
+        ),
+        warc_record(
+            "https://b.com/robots.txt?x=1",
+            &day(3),
+            &http("503 Busy", "", ""),
+        ),
+        // Redirects whose targets have other paths, captured after or
+        // before them: relative path, dot segments and query, query only.
+        warc_record(
+            "http://c.com/robots.txt",
+            &day(1),
+            &moved("robots-c.txt"),
+        ),
+        warc_record(
+            "http://c.com/robots-c.txt",
+            &day(1),
+            &ok("User-agent: *\nDisallow: /c\n"),
+        ),
+        warc_record(
+            "https://d.com/files/robots.txt?v=1",
+            &day(1),
+            &ok("User-agent: *\nDisallow: /d\n"),
+        ),
+        warc_record(
+            "https://d.com/robots.txt",
+            &day(1),
+            &moved("../files/./robots.txt?v=1"),
+        ),
+        warc_record("https://e.com/robots.txt", &day(1), &moved("?lang=en")),
+        warc_record(
+            "https://e.com/robots.txt?lang=en",
+            &day(1),
+            &ok("User-agent: *\nDisallow: /e\n"),
+        ),
+        // A two-hop chain through a page of another host.
+        warc_record(
+            "https://f.com/robots.txt",
+            &day(1),
+            &moved("//cdn.net/f/r.txt"),
+        ),
+        warc_record("https://cdn.net/f/r.txt", &day(1), &moved("/f/robots")),
+        warc_record(
+            "https://cdn.net/f/robots",
+            &day(1),
+            &ok("User-agent: *\nDisallow: /f\n"),
+        ),
+        warc_record(
+            "https://z.com/page",
+            &day(1),
+            &ok("User-agent: *\nDisallow: /\n"),
+        ),
+    ]
+    .concat()
+}
+
+// Issue 23, point 6 (and the relative forms of point 3): only captures of
+// /robots.txt are an origin's robots.txt; other captures count where a
+// redirect leads to them, and the rest are counted and set aside.
+#[test]
+fn only_robots_txt_captures_and_redirect_targets_count() {
+    let dir = Dir::new("crawl_mixed");
+    dir.create("mixed.warc", mixed_captures());
+    let mut set = FetchSet::new();
+    set.read_warc(&dir.path().join("mixed.warc")).unwrap();
+    let judge = judge_with(set, FetchPolicy::default());
+    let got = judge_all(
+        &judge,
+        &[
+            "https://a.com/x",
+            "https://a.com/y",
+            "https://b.com/x",
+            "http://c.com/c",
+            "https://d.com/d",
+            "https://e.com/e",
+            "https://f.com/f",
+            "https://z.com/a",
+            "https://cdn.net/f/x",
+        ],
+    );
+    assert_eq!(
+        got,
+        [
+            "disallowed rule | disallowed rule",
+            "allowed no-matching-rule | allowed no-matching-rule",
+            "disallowed rule | disallowed rule",
+            "disallowed rule | disallowed rule",
+            "disallowed rule | disallowed rule",
+            "disallowed rule | disallowed rule",
+            "disallowed rule | disallowed rule",
+            "unknown no-robots | unknown no-robots",
+            "unknown no-robots | unknown no-robots",
+        ]
+    );
+    // a.com/index.html, b.com/missing, b.com/robots.txt?x=1, z.com/page.
+    assert_eq!(judge.unused_captures(), 4);
+    // The deciding fetch of c.com is the capture the redirect led to.
+    let mut out = vec![];
+    judge.verdicts(b"http://c.com/c", &mut judge.scratch(), &mut out);
+    let (name, _) = judge.fetches().get(out[0].fetch().unwrap()).unwrap();
+    assert_eq!(name, "http://c.com/robots-c.txt");
+
+    // An index is read alike.
+    dir.create(
+        "index.jsonl",
+        concat!(
+            r#"{"url":"https://a.com/robots.txt","status":200,"body":"User-agent: *\nDisallow: /x\n"}"#,
+            "\n",
+            r#"{"url":"https://a.com/","status":200,"body":"<html>"}"#,
+            "\n",
+            r#"{"url":"https://a.com/gone","status":404}"#,
+            "\n",
+            r#"{"url":"https://g.com/robots.txt","status":302,"location":"/r/robots.txt"}"#,
+            "\n",
+            r#"{"url":"https://g.com/r/robots.txt","status":200,"body":"User-agent: *\nDisallow: /g\n"}"#,
+            "\n",
+        ),
+    );
+    let mut set = FetchSet::new();
+    set.read_index(&dir.path().join("index.jsonl")).unwrap();
+    let judge = judge_with(set, FetchPolicy::default());
+    let got = judge_all(&judge, &["https://a.com/x", "https://g.com/g"]);
+    assert_eq!(
+        got,
+        [
+            "disallowed rule | disallowed rule",
+            "disallowed rule | disallowed rule"
+        ]
+    );
+    assert_eq!(judge.unused_captures(), 2);
+}
+
+rbtest!(crawl_reports_unused_captures, |dir: Dir, mut cmd: TestCommand| {
+    dir.create("mixed.warc", mixed_captures());
+    dir.create("log.txt", "https://a.com/x\nhttps://a.com/y\n");
+    let out = cmd
+        .args(["crawl", "--robots-warc", "mixed.warc", "log.txt"])
+        .assert_exit_code(0);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "url,verdict,reason\nhttps://a.com/x,disallowed,rule\n\
+         https://a.com/y,allowed,no-matching-rule\n"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr,
+        "robots-batch: 4 captures of other URLs than /robots.txt skipped: \
+         no redirect from a robots.txt leads to them\n"
+    );
 });

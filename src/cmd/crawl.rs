@@ -73,6 +73,15 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     let judge =
         CrawlJudge::new(fetches, policy, builder, &agents, args.dialect)
             .compile_after(args.compile_after);
+    // Not an error: Common Crawl's robots.txt WARCs hold the pages that
+    // some redirects lead to, and other sources may hold any capture.
+    let unused = judge.unused_captures();
+    if unused > 0 {
+        message!(
+            "{unused} captures of other URLs than /robots.txt skipped: no \
+             redirect from a robots.txt leads to them"
+        );
+    }
     let format = match args.format {
         None | Some(crate::cli::args::FormatArg::Csv) => Format::Csv,
         Some(crate::cli::args::FormatArg::Tsv) => Format::Tsv,

@@ -237,6 +237,8 @@ pub struct CrawlJudge {
     /// URLs an origin's rules judge with the `scan` engine before they
     /// are compiled with the builder's; 0 to compile at once.
     compile_after: usize,
+    /// See [`CrawlJudge::unused_captures`].
+    unused_captures: usize,
 }
 
 /// How many URLs of one origin are judged by scanning its rules before
@@ -285,12 +287,32 @@ impl CrawlScratch {
 impl CrawlJudge {
     /// A judge of `fetches` for `agents` (one verdict each per URL).
     pub fn new(
-        fetches: FetchSet,
+        mut fetches: FetchSet,
         policy: FetchPolicy,
         builder: MatcherBuilder,
         agents: &[String],
         dialect: Dialect,
     ) -> CrawlJudge {
+        // Captures of other URLs than a robots.txt count only where a
+        // redirect chain from a robots.txt leads; the others are set aside.
+        let mut reached = vec![false; fetches.len()];
+        let mut chain = vec![];
+        let resolved: Vec<Resolved> = (0..fetches.len())
+            .map(|i| {
+                let r = resolve(&fetches, &policy, i, &mut chain);
+                if !fetches.is_capture(i) {
+                    chain.iter().for_each(|&c| reached[c] = true);
+                }
+                r
+            })
+            .collect();
+        let mut unused_captures = 0;
+        for (i, reached) in reached.into_iter().enumerate() {
+            if !reached && fetches.is_capture(i) {
+                fetches.drop_body(i);
+                unused_captures += 1;
+            }
+        }
         // PERF: many hosts serve the same robots.txt byte for byte (the
         // defaults of hosting platforms and CMSs), so fetches with equal
         // bodies share one compiled set of matchers.
@@ -301,8 +323,9 @@ impl CrawlJudge {
                 *first_with.entry(body).or_insert(i)
             })
             .collect();
-        let resolved = (0..fetches.len())
-            .map(|i| match resolve(&fetches, &policy, i) {
+        let resolved = resolved
+            .into_iter()
+            .map(|r| match r {
                 Resolved::Rules(at, _) => Resolved::Rules(at, same_body[at]),
                 other => other,
             })
@@ -322,7 +345,15 @@ impl CrawlJudge {
             cache: Mutex::new(Cache::new(policy.cache_bytes, true)),
             shared: None,
             compile_after,
+            unused_captures,
         }
+    }
+
+    /// How many captures of other URLs than a robots.txt (in a WARC file
+    /// or an index) no redirect from a robots.txt fetch led to: they were
+    /// set aside, for they are no origin's robots.txt.
+    pub fn unused_captures(&self) -> usize {
+        self.unused_captures
     }
 
     /// Makes each origin's rules judge its first `urls` URLs with the
@@ -595,17 +626,19 @@ fn unknown(reason: CrawlReason) -> CrawlVerdict {
     CrawlVerdict { allowed: None, reason, fetch: None }
 }
 
-/// Follows the fetch at `start` through its redirects.
+/// Follows the fetch at `start` through its redirects, with the fetches
+/// visited into `visited` (cleared first).
 fn resolve(
     fetches: &FetchSet,
     policy: &FetchPolicy,
     start: usize,
+    visited: &mut Vec<usize>,
 ) -> Resolved {
     let mut at = start;
     let mut key = vec![];
-    // The fetches of the chain so far: coming back to one is a loop,
-    // which no number of further hops would leave.
-    let mut visited = vec![];
+    // Coming back to a fetch of the chain is a loop, which no number of
+    // further hops would leave.
+    visited.clear();
     let hops = policy.max_redirects.min(MAX_REDIRECTS);
     for _ in 0..=hops {
         let Some((_, fetch)) = fetches.get(at) else { break };
@@ -621,7 +654,7 @@ fn resolve(
                     );
                 };
                 let target = reference::resolve(&fetches.url(at), location);
-                match fetches.find_url(target.as_bytes(), &mut key) {
+                match fetches.find_url(&target, &mut key) {
                     Some(next) if visited.contains(&next) => break,
                     Some(next) => {
                         at = next;

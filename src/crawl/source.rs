@@ -25,13 +25,29 @@ pub struct Fetch {
     pub date: Option<String>,
 }
 
-/// The fetches of a run, by origin (from an index or WARC files) and by
-/// host (from a directory, which says nothing of scheme or port).
+/// The fetches of a run: robots.txt fetches by origin (from an index or
+/// WARC files) and by host (from a directory, which says nothing of scheme
+/// or port), and captures of other URLs by URL, which only a redirect
+/// leads to.
 #[derive(Clone, Debug, Default)]
 pub struct FetchSet {
     fetches: Vec<(String, Fetch)>,
+    /// Per fetch: how it was added, which says what URL was fetched.
+    kinds: Vec<Kind>,
     by_origin: HashMap<Box<[u8]>, usize>,
     by_host: HashMap<Box<[u8]>, usize>,
+    by_url: HashMap<Box<[u8]>, usize>,
+}
+
+/// What a fetch of a [`FetchSet`] is.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum Kind {
+    /// The robots.txt of an origin.
+    Origin,
+    /// The robots.txt of a host, for every scheme and port.
+    Host,
+    /// Another URL, named in full: a redirect's target, perhaps.
+    Url,
 }
 
 impl FetchSet {
@@ -50,8 +66,8 @@ impl FetchSet {
         self.fetches.is_empty()
     }
 
-    /// The fetch at `index` and the name it was added under (an origin or
-    /// a host).
+    /// The fetch at `index` and the name it was added under (an origin, a
+    /// host, or the URL of a capture of another path than `/robots.txt`).
     pub fn get(&self, index: usize) -> Option<(&str, &Fetch)> {
         self.fetches.get(index).map(|(name, f)| (name.as_str(), f))
     }
@@ -61,13 +77,7 @@ impl FetchSet {
     /// last.
     pub fn insert(&mut self, origin: &Origin, fetch: Fetch) {
         let name = origin.to_string();
-        insert(
-            &mut self.fetches,
-            &mut self.by_origin,
-            origin.key(),
-            name,
-            fetch,
-        )
+        self.add(Kind::Origin, origin.key(), name, fetch)
     }
 
     /// Adds the robots.txt of `host` for every scheme and port. A fetch by
@@ -75,36 +85,108 @@ impl FetchSet {
     pub fn insert_host(&mut self, host: &str, fetch: Fetch) {
         let key = host.to_ascii_lowercase().into_bytes();
         let name = host.to_ascii_lowercase();
-        insert(&mut self.fetches, &mut self.by_host, key, name, fetch)
+        self.add(Kind::Host, key, name, fetch)
     }
 
-    /// The index of the fetch for an origin key (`scheme://host:port`) or,
-    /// failing that, for its host.
+    /// Adds the fetch of `url`: the robots.txt of its origin when its path
+    /// is `/robots.txt` (without a query), as [`FetchSet::insert`] does;
+    /// else a capture of another URL, which is no origin's robots.txt and
+    /// counts only where a redirect from a robots.txt leads to it (of two
+    /// captures of one URL, the later one is kept). Returns `false`, adding
+    /// nothing, when `url` is not an absolute http(s) URL with a host.
+    pub fn insert_url(&mut self, url: &str, fetch: Fetch) -> bool {
+        let mut key = vec![];
+        let Some(parts) = origin_key(url.as_bytes(), &mut key) else {
+            return false;
+        };
+        let rest = path_and_query(&url[parts.authority_end()..]);
+        let Some(origin) = Origin::of_url(url.as_bytes()) else {
+            return false;
+        };
+        if rest == "/robots.txt" {
+            self.insert(&origin, fetch);
+            return true;
+        }
+        key.extend_from_slice(rest.as_bytes());
+        self.add(Kind::Url, key, format!("{origin}{rest}"), fetch);
+        true
+    }
+
+    fn add(&mut self, kind: Kind, key: Vec<u8>, name: String, fetch: Fetch) {
+        let map = match kind {
+            Kind::Origin => &mut self.by_origin,
+            Kind::Host => &mut self.by_host,
+            Kind::Url => &mut self.by_url,
+        };
+        match map.get(key.as_slice()) {
+            Some(&i) => {
+                let old = &self.fetches[i].1;
+                // N.B. ISO 8601 dates in one format compare as strings.
+                let older = match (&old.date, &fetch.date) {
+                    (Some(a), Some(b)) => b >= a,
+                    _ => true,
+                };
+                if older {
+                    self.fetches[i] = (name, fetch);
+                }
+            }
+            None => {
+                map.insert(key.into_boxed_slice(), self.fetches.len());
+                self.fetches.push((name, fetch));
+                self.kinds.push(kind);
+            }
+        }
+    }
+
+    /// The index of the robots.txt fetch for an origin key
+    /// (`scheme://host:port`) or, failing that, for its host.
     pub(crate) fn find(&self, key: &[u8], host: &[u8]) -> Option<usize> {
         self.by_origin.get(key).or_else(|| self.by_host.get(host)).copied()
     }
 
-    /// The URL fetched at `index`, against which its `Location` resolves:
-    /// the robots.txt of its origin or host.
-    pub(crate) fn url(&self, index: usize) -> String {
-        match self.fetches.get(index) {
-            Some((name, _)) if name.contains("://") => {
-                format!("{name}/robots.txt")
-            }
-            Some((host, _)) => format!("http://{host}/robots.txt"),
-            None => String::new(),
+    /// Whether the fetch at `index` is a capture of another URL than a
+    /// robots.txt.
+    pub(crate) fn is_capture(&self, index: usize) -> bool {
+        self.kinds.get(index) == Some(&Kind::Url)
+    }
+
+    /// Frees the body of the fetch at `index`, which is of no use.
+    pub(crate) fn drop_body(&mut self, index: usize) {
+        if let Some((_, f)) = self.fetches.get_mut(index) {
+            f.body = vec![];
         }
     }
 
-    /// The index of the fetch of `url`, found by its origin (or host),
-    /// using `key` as a buffer.
+    /// The URL fetched at `index`, against which its `Location` resolves:
+    /// the robots.txt of its origin or host, or the URL captured.
+    pub(crate) fn url(&self, index: usize) -> String {
+        match (self.fetches.get(index), self.kinds.get(index)) {
+            (Some((name, _)), Some(Kind::Origin)) => {
+                format!("{name}/robots.txt")
+            }
+            (Some((host, _)), Some(Kind::Host)) => {
+                format!("http://{host}/robots.txt")
+            }
+            (Some((url, _)), _) => url.clone(),
+            (None, _) => String::new(),
+        }
+    }
+
+    /// The index of the fetch of `url` (absolute, without white space
+    /// around it), using `key` as a buffer: the robots.txt of its origin
+    /// (or host) if that is what it names, else a capture of it.
     pub(crate) fn find_url(
         &self,
-        url: &[u8],
+        url: &str,
         key: &mut Vec<u8>,
     ) -> Option<usize> {
-        let parts = origin_key(url, key)?;
-        self.find(key, parts.host(key))
+        let parts = origin_key(url.as_bytes(), key)?;
+        let rest = path_and_query(&url[parts.authority_end()..]);
+        if rest == "/robots.txt" {
+            return self.find(key, parts.host(key));
+        }
+        key.extend_from_slice(rest.as_bytes());
+        self.by_url.get(key.as_slice()).copied()
     }
 
     /// Reads every `<host>.txt` file of `dir` as the robots.txt of `<host>`,
@@ -170,10 +252,10 @@ impl FetchSet {
             if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            let (origin, fetch) = index_record(line).map_err(|msg| {
+            let (url, fetch) = index_record(line).map_err(|msg| {
                 invalid(format!("{}:{}: {msg}", path.display(), i + 1))
             })?;
-            self.insert(&origin, fetch);
+            self.insert_url(&url, fetch);
             n += 1;
         }
         Ok(n)
@@ -191,42 +273,16 @@ impl FetchSet {
             .next_record()
             .map_err(|e| invalid(format!("{}: {e}", path.display())))?
         {
-            let Some((origin, fetch)) = rec else { continue };
-            self.insert(&origin, fetch);
+            let Some((url, fetch)) = rec else { continue };
+            self.insert_url(&url, fetch);
             n += 1;
         }
         Ok(n)
     }
 }
 
-fn insert(
-    fetches: &mut Vec<(String, Fetch)>,
-    map: &mut HashMap<Box<[u8]>, usize>,
-    key: Vec<u8>,
-    name: String,
-    fetch: Fetch,
-) {
-    match map.get(key.as_slice()) {
-        Some(&i) => {
-            let old = &fetches[i].1;
-            // N.B. ISO 8601 dates in one format compare as strings.
-            let older = match (&old.date, &fetch.date) {
-                (Some(a), Some(b)) => b >= a,
-                _ => true,
-            };
-            if older {
-                fetches[i] = (name, fetch);
-            }
-        }
-        None => {
-            map.insert(key.into_boxed_slice(), fetches.len());
-            fetches.push((name, fetch));
-        }
-    }
-}
-
 /// One line of a JSON Lines index.
-fn index_record(line: &[u8]) -> Result<(Origin, Fetch), String> {
+fn index_record(line: &[u8]) -> Result<(String, Fetch), String> {
     use base64::Engine as _;
 
     let v: serde_json::Value = serde_json::from_slice(line)
@@ -234,8 +290,9 @@ fn index_record(line: &[u8]) -> Result<(Origin, Fetch), String> {
     let obj = v.as_object().ok_or("not a JSON object")?;
     let url =
         obj.get("url").and_then(|u| u.as_str()).ok_or("no \"url\" string")?;
-    let origin = Origin::of_url(url.as_bytes())
-        .ok_or_else(|| format!("\"url\" {url:?} is not an http(s) URL"))?;
+    if Origin::of_url(url.as_bytes()).is_none() {
+        return Err(format!("\"url\" {url:?} is not an http(s) URL"));
+    }
     let status = match obj.get("status") {
         None | Some(serde_json::Value::Null) => 0,
         Some(s) => s
@@ -263,7 +320,18 @@ fn index_record(line: &[u8]) -> Result<(Origin, Fetch), String> {
         }
     };
     let date = obj.get("date").and_then(|d| d.as_str()).map(String::from);
-    Ok((origin, Fetch { status, body, location, date }))
+    Ok((url.to_string(), Fetch { status, body, location, date }))
+}
+
+/// The path and query of a URL after its authority, without the fragment:
+/// `/` for an empty path.
+fn path_and_query(rest: &str) -> std::borrow::Cow<'_, str> {
+    let rest = rest.find('#').map_or(rest, |i| &rest[..i]);
+    if rest.starts_with('/') {
+        rest.into()
+    } else {
+        format!("/{rest}").into()
+    }
 }
 
 /// Opens `path`, decompressing it on the fly when it starts with gzip's

@@ -33,7 +33,7 @@ impl<R: BufRead> Records<R> {
     /// target), else the fetch it holds.
     pub(crate) fn next_record(
         &mut self,
-    ) -> Result<Option<Option<(Origin, Fetch)>>, String> {
+    ) -> Result<Option<Option<(String, Fetch)>>, String> {
         // Records are separated by two CRLFs; skip any blank lines.
         loop {
             self.line.clear();
@@ -105,7 +105,7 @@ impl<R: BufRead> Records<R> {
             return Ok(Some(None));
         };
         fetch.date = date;
-        Ok(Some(origin.map(|o| (o, fetch))))
+        Ok(Some(target.filter(|_| origin.is_some()).map(|t| (t, fetch))))
     }
 
     fn read_line(&mut self) -> Result<usize, String> {
@@ -203,7 +203,7 @@ mod tests {
         r
     }
 
-    fn all(bytes: &[u8]) -> Result<Vec<Option<(Origin, Fetch)>>, String> {
+    fn all(bytes: &[u8]) -> Result<Vec<Option<(String, Fetch)>>, String> {
         let mut recs = Records::new(bytes);
         let mut out = vec![];
         while let Some(r) = recs.next_record()? {
@@ -246,12 +246,12 @@ mod tests {
         assert_eq!(recs.len(), 6);
         assert!(recs[0].is_none() && recs[1].is_none() && recs[5].is_none());
         let (o, f) = recs[2].clone().unwrap();
-        assert_eq!(o.to_string(), "https://a.com");
+        assert_eq!(o, "https://A.com/robots.txt");
         assert_eq!(f.status, 200);
         assert_eq!(f.body, b"User-agent: *\nDisallow: /x\n");
         assert_eq!(f.date.as_deref(), Some("2024-01-02T00:00:00Z"));
         let (o, f) = recs[3].clone().unwrap();
-        assert_eq!(o.to_string(), "http://b.com");
+        assert_eq!(o, "http://b.com/robots.txt");
         assert_eq!(f.status, 301);
         assert_eq!(f.location.as_deref(), Some("https://b.com/robots.txt"));
         let (_, f) = recs[4].clone().unwrap();
