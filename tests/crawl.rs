@@ -1290,3 +1290,249 @@ rbtest!(crawl_reports_unused_captures, |dir: Dir, mut cmd: TestCommand| {
          no redirect from a robots.txt leads to them\n"
     );
 });
+
+/// A WARC response record of `uri` whose HTTP response has the header
+/// lines `head` and the body bytes `body`.
+fn warc_bytes(uri: &str, head: &str, body: &[u8]) -> Vec<u8> {
+    let mut block = format!("HTTP/1.1 200 OK\r\n{head}\r\n").into_bytes();
+    block.extend_from_slice(body);
+    let mut r = format!(
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {uri}\r\n\
+         WARC-Date: 2024-01-01T00:00:00Z\r\nContent-Length: {}\r\n\r\n",
+        block.len()
+    )
+    .into_bytes();
+    r.extend_from_slice(&block);
+    r.extend_from_slice(b"\r\n\r\n");
+    r
+}
+
+// Issue 23, point 7: a body sent with a content coding is decoded before
+// it is read as a robots.txt; one that cannot be decoded is counted and
+// taken as a fetch that got no answer.
+#[test]
+fn warc_bodies_with_a_content_encoding_are_decoded() {
+    use flate2::write::{DeflateEncoder, ZlibEncoder};
+    let rules = |c: &str| format!("User-agent: *\nDisallow: /{c}\n");
+    let zlib = |s: &str| {
+        let mut z = ZlibEncoder::new(vec![], Default::default());
+        z.write_all(s.as_bytes()).unwrap();
+        z.finish().unwrap()
+    };
+    let raw_deflate = |s: &str| {
+        let mut z = DeflateEncoder::new(vec![], Default::default());
+        z.write_all(s.as_bytes()).unwrap();
+        z.finish().unwrap()
+    };
+    let chunked = |b: &[u8]| {
+        let mut out = vec![];
+        for part in b.chunks(7) {
+            out.extend(format!("{:x}\r\n", part.len()).into_bytes());
+            out.extend_from_slice(part);
+            out.extend_from_slice(b"\r\n");
+        }
+        out.extend_from_slice(b"0\r\n\r\n");
+        out
+    };
+    let mut corrupt = gzip(rules("e").as_bytes());
+    let n = corrupt.len();
+    corrupt[10..n - 8].iter_mut().for_each(|b| *b ^= 0x55);
+    let records = [
+        warc_bytes(
+            "https://a.com/robots.txt",
+            "Content-Encoding: gzip\r\n",
+            &gzip(rules("a").as_bytes()),
+        ),
+        warc_bytes(
+            "https://b.com/robots.txt",
+            "Content-Encoding: deflate\r\n",
+            &zlib(&rules("b")),
+        ),
+        warc_bytes(
+            "https://c.com/robots.txt",
+            "Transfer-Encoding: chunked\r\nContent-Encoding: GZIP\r\n",
+            &chunked(&gzip(rules("c").as_bytes())),
+        ),
+        // Stored decoded although the header stayed.
+        warc_bytes(
+            "https://d.com/robots.txt",
+            "Content-Encoding: gzip\r\n",
+            rules("d").as_bytes(),
+        ),
+        warc_bytes(
+            "https://e.com/robots.txt",
+            "Content-Encoding: gzip\r\n",
+            &corrupt,
+        ),
+        warc_bytes(
+            "https://f.com/robots.txt",
+            "Content-Encoding: compress\r\n",
+            b"\x1f\x9d\x90",
+        ),
+        warc_bytes(
+            "https://g.com/robots.txt",
+            "Content-Encoding: x-gzip\r\n",
+            &gzip(rules("g").as_bytes()),
+        ),
+        warc_bytes(
+            "https://h.com/robots.txt",
+            "Content-Encoding: deflate\r\n",
+            &raw_deflate(&rules("h")),
+        ),
+        warc_bytes(
+            "https://i.com/robots.txt",
+            "Content-Encoding: deflate, gzip\r\n",
+            &gzip(&zlib(&rules("i"))),
+        ),
+    ]
+    .concat();
+    let dir = Dir::new("crawl_encoding");
+    dir.create("enc.warc.gz", gzip(&records));
+    let mut set = FetchSet::new();
+    assert_eq!(set.read_warc(&dir.path().join("enc.warc.gz")).unwrap(), 9);
+    assert_eq!(set.undecodable(), 2);
+    let got = judge_all(
+        &judge_with(set, FetchPolicy::default()),
+        &[
+            "https://a.com/a",
+            "https://b.com/b",
+            "https://c.com/c",
+            "https://d.com/d",
+            "https://e.com/x",
+            "https://f.com/x",
+            "https://g.com/g",
+            "https://h.com/h",
+            "https://i.com/i",
+            "https://a.com/b",
+        ],
+    );
+    let rule = "disallowed rule | disallowed rule";
+    let down = "disallowed status-5xx | disallowed status-5xx";
+    assert_eq!(
+        got,
+        [
+            rule,
+            rule,
+            rule,
+            rule,
+            down,
+            down,
+            rule,
+            rule,
+            rule,
+            "allowed no-matching-rule | allowed no-matching-rule"
+        ]
+    );
+
+    let mut cmd = dir.command();
+    dir.create("log.txt", "https://e.com/x\n");
+    let out = cmd
+        .args(["crawl", "--robots-warc", "enc.warc.gz", "log.txt"])
+        .assert_exit_code(0);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "robots-batch: 2 robots.txt bodies with a Content-Encoding that \
+         cannot be undone: taken as fetches that got no answer\n"
+    );
+}
+
+/// A robots.txt whose rules come first, then `filler` bytes of comment,
+/// then a rule that only a reader of the whole file would see.
+fn huge_robots(filler: usize) -> Vec<u8> {
+    let mut body = b"User-agent: *\nDisallow: /x\n#".to_vec();
+    body.resize(body.len() + filler, b'#');
+    body.extend_from_slice(b"\nDisallow: /late\n");
+    body
+}
+
+// Issue 23, point 2: of a huge body, the readers keep only what the parse
+// limit uses, whatever the source; a WARC record of any size is read (its
+// head), not skipped; a WARC header line is bounded.
+#[test]
+fn huge_bodies_are_cut_at_the_parse_limit_in_every_source() {
+    use base64::Engine as _;
+    let dir = Dir::new("crawl_huge");
+    let body = huge_robots(70 << 20);
+    // Past 64 MiB, a record used to be skipped (no-robots).
+    dir.create(
+        "huge.warc.gz",
+        gzip(&warc_bytes("https://w.com/robots.txt", "", &body)),
+    );
+    let head = String::from_utf8(body[..1 << 20].to_vec()).unwrap();
+    let b64 =
+        base64::engine::general_purpose::STANDARD.encode(&body[..3 << 20]);
+    // The status comes after the body: the whole line is read through.
+    let index = format!(
+        "{{\"url\":\"https://j.com/robots.txt\",\"body\":{},\"status\":200}}\n\
+         {{\"url\":\"https://k.com/robots.txt\",\"body_base64\":\"{b64}\",\
+          \"status\":200, \"extra\": [{{\"a\": \"]}}\"}}, 1.5e3, null]}}\n",
+        serde_json::to_string(&head).unwrap()
+    );
+    dir.create("huge.jsonl.gz", gzip(index.as_bytes()));
+    dir.create_dir("robots");
+    dir.create("robots/d.com.txt", &body[..2 << 20]);
+    let limit = robots_batch::DEFAULT_MAX_ROBOTS_BYTES;
+    let mut set = FetchSet::new();
+    set.read_warc(&dir.path().join("huge.warc.gz")).unwrap();
+    set.read_index(&dir.path().join("huge.jsonl.gz")).unwrap();
+    set.read_dir(&dir.path().join("robots")).unwrap();
+    assert_eq!(set.len(), 4);
+    for i in 0..set.len() {
+        let (name, fetch) = set.get(i).unwrap();
+        assert_eq!(fetch.body.len(), limit + 1, "{name}");
+        assert_eq!(fetch.body[..], body[..limit + 1], "{name}");
+    }
+    let got = judge_all(
+        &judge_with(set, FetchPolicy::default()),
+        &[
+            "https://w.com/x",
+            "https://j.com/x",
+            "https://k.com/x",
+            "https://d.com/x",
+            "https://w.com/late",
+        ],
+    );
+    let rule = "disallowed rule | disallowed rule";
+    assert_eq!(
+        got,
+        [
+            rule,
+            rule,
+            rule,
+            rule,
+            "allowed no-matching-rule | allowed no-matching-rule"
+        ]
+    );
+
+    // A smaller parse limit keeps less; 0 keeps everything.
+    let mut set = FetchSet::new();
+    set.parse_limit(100)
+        .read_index(&dir.path().join("huge.jsonl.gz"))
+        .unwrap();
+    assert_eq!(set.get(0).unwrap().1.body.len(), 101);
+    assert_eq!(set.get(1).unwrap().1.body.len(), 101);
+    let mut set = FetchSet::new();
+    set.parse_limit(0).read_index(&dir.path().join("huge.jsonl.gz")).unwrap();
+    assert_eq!(set.get(0).unwrap().1.body.len(), 1 << 20);
+    assert_eq!(set.get(1).unwrap().1.body.len(), 3 << 20);
+
+    // A WARC header line over 64 KiB is an error naming file and record.
+    let mut long =
+        warc_bytes("https://a.com/robots.txt", "", b"User-agent: *\n");
+    long.extend(warc_bytes(
+        &format!("https://b.com/{}", "x".repeat(70_000)),
+        "",
+        b"",
+    ));
+    dir.create("long.warc", &long);
+    let err = FetchSet::new()
+        .read_warc(&dir.path().join("long.warc"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("long.warc")
+            && err
+                .contains("WARC record 2 has a header line over 65536 bytes"),
+        "{err}"
+    );
+}

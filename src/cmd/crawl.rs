@@ -27,6 +27,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     // The files of a directory are read on the batch's threads.
     let fetches = batch.install(|| -> anyhow::Result<FetchSet> {
         let mut fetches = FetchSet::new();
+        fetches.parse_limit(args.max_robots_bytes);
         for dir in &args.robots_dir {
             let n = fetches.read_dir(dir)?;
             log::debug!("{n} robots.txt files in {}", dir.display());
@@ -75,6 +76,13 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
             .compile_after(args.compile_after);
     // Not an error: Common Crawl's robots.txt WARCs hold the pages that
     // some redirects lead to, and other sources may hold any capture.
+    let undecodable = judge.fetches().undecodable();
+    if undecodable > 0 {
+        message!(
+            "{undecodable} robots.txt bodies with a Content-Encoding that \
+             cannot be undone: taken as fetches that got no answer"
+        );
+    }
     let unused = judge.unused_captures();
     if unused > 0 {
         message!(

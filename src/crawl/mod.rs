@@ -39,6 +39,7 @@ assert_eq!(verdict("/relative"), "unknown no-host");
 ```
 */
 
+mod jsonl;
 mod origin;
 mod reference;
 mod source;

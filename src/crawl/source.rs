@@ -6,9 +6,11 @@ use std::fs::{self, File};
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
+use super::jsonl;
 use super::origin::{origin_key, Origin};
 use super::warc;
 use super::HashMap;
+use crate::robots::DEFAULT_MAX_ROBOTS_BYTES;
 
 /// One robots.txt fetch: the HTTP status (0 when the host was
 /// unreachable), the body, and the redirect target for a 3xx.
@@ -29,7 +31,7 @@ pub struct Fetch {
 /// WARC files) and by host (from a directory, which says nothing of scheme
 /// or port), and captures of other URLs by URL, which only a redirect
 /// leads to.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct FetchSet {
     fetches: Vec<(String, Fetch)>,
     /// Per fetch: how it was added, which says what URL was fetched.
@@ -37,6 +39,10 @@ pub struct FetchSet {
     by_origin: HashMap<Box<[u8]>, usize>,
     by_host: HashMap<Box<[u8]>, usize>,
     by_url: HashMap<Box<[u8]>, usize>,
+    /// The most bytes of a body the readers keep (0: all).
+    max_body: usize,
+    /// Bodies the readers could not decode.
+    undecodable: usize,
 }
 
 /// What a fetch of a [`FetchSet`] is.
@@ -50,10 +56,49 @@ enum Kind {
     Url,
 }
 
+impl Default for FetchSet {
+    fn default() -> FetchSet {
+        FetchSet {
+            fetches: vec![],
+            kinds: vec![],
+            by_origin: HashMap::default(),
+            by_host: HashMap::default(),
+            by_url: HashMap::default(),
+            max_body: body_bytes_for(DEFAULT_MAX_ROBOTS_BYTES),
+            undecodable: 0,
+        }
+    }
+}
+
+/// The body bytes worth keeping for a parse limit: one more than it, so
+/// that the parse still knows the file went over (0: all).
+fn body_bytes_for(max_robots_bytes: usize) -> usize {
+    max_robots_bytes.saturating_add(1).max(1)
+        * usize::from(max_robots_bytes > 0)
+}
+
 impl FetchSet {
-    /// An empty set.
+    /// An empty set whose readers keep enough of each body for the default
+    /// parse limit ([`DEFAULT_MAX_ROBOTS_BYTES`]).
     pub fn new() -> FetchSet {
         FetchSet::default()
+    }
+
+    /// Makes the readers ([`FetchSet::read_dir`], [`FetchSet::read_index`],
+    /// [`FetchSet::read_warc`]) keep only as much of each body as a parse
+    /// limit of `max_robots_bytes` uses (0: all of it), so that a huge body
+    /// costs no more memory than that; the rest is read past. Give it the
+    /// [`FetchPolicy::max_robots_bytes`](super::FetchPolicy) the set is
+    /// judged under: the verdicts are then those of the whole bodies.
+    pub fn parse_limit(&mut self, max_robots_bytes: usize) -> &mut FetchSet {
+        self.max_body = body_bytes_for(max_robots_bytes);
+        self
+    }
+
+    /// How many 2xx bodies of WARC responses had a `Content-Encoding` that
+    /// could not be undone: their fetches count as unanswered (status 0).
+    pub fn undecodable(&self) -> usize {
+        self.undecodable
     }
 
     /// How many fetches the set holds.
@@ -225,8 +270,15 @@ impl FetchSet {
                 files.push((host.to_string(), path));
             }
         }
+        let limit =
+            if self.max_body == 0 { u64::MAX } else { self.max_body as u64 };
+        let read = |path: &Path| -> io::Result<Vec<u8>> {
+            let mut body = vec![];
+            File::open(path)?.take(limit).read_to_end(&mut body)?;
+            Ok(body)
+        };
         let bodies: Vec<io::Result<Vec<u8>>> =
-            files.par_iter().map(|(_, path)| fs::read(path)).collect();
+            files.par_iter().map(|(_, path)| read(path)).collect();
         let n = files.len();
         for ((host, path), body) in files.into_iter().zip(bodies) {
             let body = body.map_err(|e| with_path(e, &path, "cannot read"))?;
@@ -246,16 +298,28 @@ impl FetchSet {
     pub fn read_index(&mut self, path: &Path) -> io::Result<usize> {
         let rdr = open_maybe_gzip(path)?;
         let mut n = 0;
-        for (i, line) in BufReader::new(rdr).split(b'\n').enumerate() {
-            let line = line.map_err(|e| with_path(e, path, "cannot read"))?;
-            let line = line.strip_suffix(b"\r").unwrap_or(&line);
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
+        let mut index = jsonl::Index::new(BufReader::new(rdr), self.max_body);
+        while let Some((number, line)) =
+            index.next_line().map_err(|e| with_path(e, path, "cannot read"))?
+        {
+            match line {
+                jsonl::Line::Fetch(url, fetch) => {
+                    if !self.insert_url(&url, fetch) {
+                        let msg =
+                            format!("\"url\" {url:?} is not an http(s) URL");
+                        return Err(invalid(format!(
+                            "{}:{number}: {msg}",
+                            path.display()
+                        )));
+                    }
+                }
+                jsonl::Line::Bad(msg) => {
+                    return Err(invalid(format!(
+                        "{}:{number}: {msg}",
+                        path.display()
+                    )));
+                }
             }
-            let (url, fetch) = index_record(line).map_err(|msg| {
-                invalid(format!("{}:{}: {msg}", path.display(), i + 1))
-            })?;
-            self.insert_url(&url, fetch);
             n += 1;
         }
         Ok(n)
@@ -268,7 +332,8 @@ impl FetchSet {
     pub fn read_warc(&mut self, path: &Path) -> io::Result<usize> {
         let rdr = open_maybe_gzip(path)?;
         let mut n = 0;
-        let mut records = warc::Records::new(BufReader::new(rdr));
+        let mut records =
+            warc::Records::new(BufReader::new(rdr), self.max_body);
         while let Some(rec) = records
             .next_record()
             .map_err(|e| invalid(format!("{}: {e}", path.display())))?
@@ -277,50 +342,9 @@ impl FetchSet {
             self.insert_url(&url, fetch);
             n += 1;
         }
+        self.undecodable += records.undecodable();
         Ok(n)
     }
-}
-
-/// One line of a JSON Lines index.
-fn index_record(line: &[u8]) -> Result<(String, Fetch), String> {
-    use base64::Engine as _;
-
-    let v: serde_json::Value = serde_json::from_slice(line)
-        .map_err(|e| format!("not a JSON object: {e}"))?;
-    let obj = v.as_object().ok_or("not a JSON object")?;
-    let url =
-        obj.get("url").and_then(|u| u.as_str()).ok_or("no \"url\" string")?;
-    if Origin::of_url(url.as_bytes()).is_none() {
-        return Err(format!("\"url\" {url:?} is not an http(s) URL"));
-    }
-    let status = match obj.get("status") {
-        None | Some(serde_json::Value::Null) => 0,
-        Some(s) => s
-            .as_u64()
-            .and_then(|s| u16::try_from(s).ok())
-            .filter(|&s| s < 1000)
-            .ok_or_else(|| format!("\"status\" {s} is not an HTTP status"))?,
-    };
-    let body = match (obj.get("body"), obj.get("body_base64")) {
-        (Some(b), None) => {
-            b.as_str().ok_or("\"body\" is not a string")?.as_bytes().to_vec()
-        }
-        (None, Some(b)) => base64::engine::general_purpose::STANDARD
-            .decode(b.as_str().ok_or("\"body_base64\" is not a string")?)
-            .map_err(|e| format!("\"body_base64\" is not base64: {e}"))?,
-        (None, None) => vec![],
-        (Some(_), Some(_)) => {
-            return Err("both \"body\" and \"body_base64\"".to_string())
-        }
-    };
-    let location = match obj.get("location") {
-        None | Some(serde_json::Value::Null) => None,
-        Some(l) => {
-            Some(l.as_str().ok_or("\"location\" is not a string")?.to_string())
-        }
-    };
-    let date = obj.get("date").and_then(|d| d.as_str()).map(String::from);
-    Ok((url.to_string(), Fetch { status, body, location, date }))
 }
 
 /// The path and query of a URL after its authority, without the fragment:
