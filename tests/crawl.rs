@@ -1334,6 +1334,16 @@ fn warc_bodies_with_a_content_encoding_are_decoded() {
         out.extend_from_slice(b"0\r\n\r\n");
         out
     };
+    // A brotli stream of one stored meta-block (RFC 7932 section 9.2):
+    // window bits, then ISLAST 0, 4 nibbles of length - 1, ISUNCOMPRESSED,
+    // the bytes, and an empty last meta-block.
+    let brotli = |s: &str| {
+        let header = (((s.len() - 1) as u32) << 4) | (1 << 20);
+        let mut out = header.to_le_bytes()[..3].to_vec();
+        out.extend_from_slice(s.as_bytes());
+        out.push(0b11);
+        out
+    };
     let mut corrupt = gzip(rules("e").as_bytes());
     let n = corrupt.len();
     corrupt[10..n - 8].iter_mut().for_each(|b| *b ^= 0x55);
@@ -1384,13 +1394,23 @@ fn warc_bodies_with_a_content_encoding_are_decoded() {
             "Content-Encoding: deflate, gzip\r\n",
             &gzip(&zlib(&rules("i"))),
         ),
+        warc_bytes(
+            "https://j.com/robots.txt",
+            "Content-Encoding: br\r\n",
+            &brotli(&rules("j")),
+        ),
+        warc_bytes(
+            "https://k.com/robots.txt",
+            "Content-Encoding: br\r\n",
+            &brotli(&rules("k"))[..20],
+        ),
     ]
     .concat();
     let dir = Dir::new("crawl_encoding");
     dir.create("enc.warc.gz", gzip(&records));
     let mut set = FetchSet::new();
-    assert_eq!(set.read_warc(&dir.path().join("enc.warc.gz")).unwrap(), 9);
-    assert_eq!(set.undecodable(), 2);
+    assert_eq!(set.read_warc(&dir.path().join("enc.warc.gz")).unwrap(), 11);
+    assert_eq!(set.undecodable(), 3);
     let got = judge_all(
         &judge_with(set, FetchPolicy::default()),
         &[
@@ -1403,6 +1423,8 @@ fn warc_bodies_with_a_content_encoding_are_decoded() {
             "https://g.com/g",
             "https://h.com/h",
             "https://i.com/i",
+            "https://j.com/j",
+            "https://k.com/x",
             "https://a.com/b",
         ],
     );
@@ -1420,6 +1442,8 @@ fn warc_bodies_with_a_content_encoding_are_decoded() {
             rule,
             rule,
             rule,
+            rule,
+            down,
             "allowed no-matching-rule | allowed no-matching-rule"
         ]
     );
@@ -1431,7 +1455,7 @@ fn warc_bodies_with_a_content_encoding_are_decoded() {
         .assert_exit_code(0);
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "robots-batch: 2 robots.txt bodies with a Content-Encoding that \
+        "robots-batch: 3 robots.txt bodies with a Content-Encoding that \
          cannot be undone: taken as fetches that got no answer\n"
     );
 }

@@ -19,7 +19,7 @@ ROBOTS.TXT SOURCES (at least one; all may be combined):
   --robots-warc FILE    WARC response records (.warc, or .warc.gz with any
                         number of gzip members): origin from WARC-Target-URI,
                         status and Location from the HTTP response, body
-                        decoded (chunked; gzip, deflate, zstd). Of two
+                        decoded (chunked; gzip, deflate, br, zstd). Of two
                         captures of one origin, the latest WARC-Date wins.
   A fetch by origin (index, WARC) takes precedence over a directory file.
   Only a fetch of /robots.txt is its origin's robots.txt; a capture of

@@ -314,6 +314,9 @@ fn decoder<'a>(
         b"zstd" => Box::new(BufReader::new(
             zstd::stream::read::Decoder::with_buffer(rdr).ok()?,
         )),
+        b"br" => Box::new(BufReader::new(
+            brotli_decompressor::Decompressor::new(rdr, 1 << 16),
+        )),
         _ => return None,
     })
 }
