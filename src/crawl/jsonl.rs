@@ -379,6 +379,9 @@ fn fetch_fields(
             return Err("both \"body\" and \"body_base64\"".to_string())
         }
     };
+    // The body grew by doubling: give back what it will not use.
+    let mut body = body;
+    body.shrink_to_fit();
     let location = match location {
         None => None,
         Some(Value::Scalar(s)) if s == "null" => None,

@@ -275,6 +275,7 @@ impl FetchSet {
         let read = |path: &Path| -> io::Result<Vec<u8>> {
             let mut body = vec![];
             File::open(path)?.take(limit).read_to_end(&mut body)?;
+            body.shrink_to_fit();
             Ok(body)
         };
         let bodies: Vec<io::Result<Vec<u8>>> =

@@ -272,7 +272,11 @@ fn http_response<R: BufRead>(
     }
     let limit = if max_body == 0 { u64::MAX } else { max_body as u64 };
     match body.take(limit).read_to_end(&mut fetch.body) {
-        Ok(_) => Ok(Some((fetch, true))),
+        Ok(_) => {
+            // The body grew by doubling: give back what it will not use.
+            fetch.body.shrink_to_fit();
+            Ok(Some((fetch, true)))
+        }
         Err(_) if !codings.is_empty() => {
             // Undecodable: a fetch that did not complete.
             fetch.status = 0;
@@ -463,6 +467,48 @@ mod tests {
         assert_eq!(f.location.as_deref(), Some("https://b.com/robots.txt"));
         let (_, f) = recs[4].clone().unwrap();
         assert_eq!(f.body, b"User-agent: *\n");
+    }
+
+    #[test]
+    fn bodies_are_streamed_and_cut() {
+        // Chunked in the header but stored decoded; a header line over the
+        // limit is skipped; the body is cut at the limit.
+        let mut block = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\
+                          X-Big: "
+            .to_vec();
+        block.extend(std::iter::repeat_n(b'a', MAX_LINE * 3));
+        block.extend_from_slice(b"\r\nLocation: /x\r\n\r\nUser-agent: *\n");
+        let w = record("response", "http://a.com/robots.txt", "d", &block);
+        let mut recs = Records::new(&w[..], 10);
+        let (_, f) = recs.next_record().unwrap().unwrap().unwrap();
+        assert_eq!(f.body, b"User-agent");
+        assert_eq!(f.location.as_deref(), Some("/x"));
+        assert!(recs.next_record().unwrap().is_none());
+        // A chunked body is cut as it is decoded.
+        let w = record(
+            "response",
+            "http://a.com/robots.txt",
+            "d",
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\
+              4\r\nUser\r\n9\r\n-agent: *\r\n0\r\n\r\n",
+        );
+        let mut recs = Records::new(&w[..], 6);
+        let (_, f) = recs.next_record().unwrap().unwrap().unwrap();
+        assert_eq!(f.body, b"User-a");
+    }
+
+    #[test]
+    fn lines_are_bounded() {
+        let mut line = vec![];
+        let mut rdr = &b"abcdef\nxy\n\nz"[..];
+        assert_eq!(read_line(&mut rdr, &mut line, 3).unwrap(), Line::Long);
+        assert_eq!(line, b"abc");
+        assert_eq!(read_line(&mut rdr, &mut line, 3).unwrap(), Line::Read);
+        assert_eq!(line, b"xy\n");
+        assert_eq!(read_line(&mut rdr, &mut line, 3).unwrap(), Line::Read);
+        assert_eq!(read_line(&mut rdr, &mut line, 3).unwrap(), Line::Read);
+        assert_eq!(line, b"z");
+        assert_eq!(read_line(&mut rdr, &mut line, 3).unwrap(), Line::End);
     }
 
     #[test]
