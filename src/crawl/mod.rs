@@ -97,7 +97,9 @@ pub struct FetchPolicy {
     /// (everything allowed). At most [`MAX_REDIRECTS`] are followed
     /// whatever this says.
     pub max_redirects: usize,
-    /// The parse limit of each robots.txt (0: none).
+    /// The parse limit of each robots.txt (0: none). The readers of a
+    /// [`FetchSet`] keep only what its own
+    /// [`parse_limit`](FetchSet::parse_limit) uses: give both one value.
     pub max_robots_bytes: usize,
     /// The most bytes of compiled matchers kept; past it the least
     /// recently compiled are dropped (and compiled again if needed).

@@ -20,6 +20,9 @@ use super::source::Fetch;
 /// line is skipped. No URL or header a robots.txt fetch needs comes near.
 pub(crate) const MAX_LINE: usize = 64 << 10;
 
+/// The most content codings of one body undone; more is no real response.
+const MAX_CODINGS: usize = 4;
+
 /// The records of one WARC stream.
 pub(crate) struct Records<R> {
     rdr: R,
@@ -244,7 +247,12 @@ fn http_response<R: BufRead>(
         } else if name.eq_ignore_ascii_case(b"Content-Encoding") {
             for c in value.split(|&b| b == b',') {
                 let c = c.trim_ascii().to_ascii_lowercase();
+                // Past the bound the list stops growing; the body then
+                // counts as undecodable.
                 if !c.is_empty() && c != b"identity" {
+                    if codings.len() > MAX_CODINGS {
+                        break;
+                    }
                     codings.push(c);
                 }
             }
@@ -255,11 +263,24 @@ fn http_response<R: BufRead>(
         // Only a 2xx's body is a robots.txt.
         return Ok(Some((fetch, true)));
     }
-    let mut body: Box<dyn BufRead + '_> = if chunked && looks_chunked(block) {
-        Box::new(BufReader::new(Chunked { inner: block, left: 0, state: 0 }))
-    } else {
-        Box::new(block)
-    };
+    let mut body: Box<dyn BufRead + '_> = Box::new(block);
+    if chunked {
+        let (head, rest) = peek(body, 32, |h| h.ends_with(b"\n"))
+            .map_err(|e| e.to_string())?;
+        body = if is_chunk_size(&head) {
+            Box::new(BufReader::new(Chunked {
+                inner: rest,
+                left: 0,
+                state: 0,
+            }))
+        } else {
+            rest
+        };
+    }
+    if codings.len() > MAX_CODINGS {
+        fetch.status = 0;
+        return Ok(Some((fetch, false)));
+    }
     // The codings were applied in the order listed: undone last first.
     for coding in codings.iter().rev() {
         body = match decoder(coding, body) {
@@ -293,10 +314,10 @@ fn http_response<R: BufRead>(
 /// header.
 fn decoder<'a>(
     coding: &[u8],
-    mut rdr: Box<dyn BufRead + 'a>,
+    rdr: Box<dyn BufRead + 'a>,
 ) -> Option<Box<dyn BufRead + 'a>> {
     use flate2::bufread::{DeflateDecoder, MultiGzDecoder, ZlibDecoder};
-    let head = rdr.fill_buf().ok()?;
+    let (head, rdr) = peek(rdr, 2, |h| h.len() == 2).ok()?;
     Some(match coding {
         b"gzip" | b"x-gzip" => {
             if !head.starts_with(&[0x1f, 0x8b]) {
@@ -306,7 +327,7 @@ fn decoder<'a>(
         }
         b"deflate" => {
             // RFC 9110 says zlib; some servers send a raw deflate stream.
-            let zlib = head.len() >= 2
+            let zlib = head.len() == 2
                 && head[0] & 0x0F == 8
                 && (u16::from(head[0]) << 8 | u16::from(head[1])) % 31 == 0;
             if zlib {
@@ -325,12 +346,35 @@ fn decoder<'a>(
     })
 }
 
-/// Whether a body said to be chunked starts with a chunk-size line (some
-/// archives store the body already decoded but keep the header).
-fn looks_chunked<R: BufRead + ?Sized>(rdr: &mut R) -> bool {
-    let Ok(head) = rdr.fill_buf() else { return false };
-    let Some(eol) = memchr::memchr(b'\n', head) else { return false };
-    let size = trim_eol(&head[..=eol]);
+/// The first bytes of `rdr`, read until `done` says so, `max` bytes or
+/// the end, and a reader of the whole stream again. A buffer may end
+/// anywhere, so looking into it is no way to see a stream's first bytes.
+fn peek<'a>(
+    mut rdr: Box<dyn BufRead + 'a>,
+    max: usize,
+    done: impl Fn(&[u8]) -> bool,
+) -> io::Result<(Vec<u8>, Box<dyn BufRead + 'a>)> {
+    let mut head = vec![];
+    let mut byte = [0];
+    while head.len() < max && !done(&head) {
+        match rdr.read(&mut byte) {
+            Ok(0) => break,
+            Ok(_) => head.push(byte[0]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let again = io::Cursor::new(head.clone()).chain(rdr);
+    Ok((head, Box::new(again)))
+}
+
+/// Whether the first line of a body said to be chunked is a chunk size
+/// (some archives store the body already decoded but keep the header).
+fn is_chunk_size(line: &[u8]) -> bool {
+    if !line.ends_with(b"\n") {
+        return false;
+    }
+    let size = trim_eol(line);
     let hex = size.split(|&b| b == b';').next().unwrap_or(b"").trim_ascii();
     !hex.is_empty() && hex.len() <= 16 && hex.iter().all(u8::is_ascii_hexdigit)
 }
@@ -495,6 +539,33 @@ mod tests {
         let mut recs = Records::new(&w[..], 6);
         let (_, f) = recs.next_record().unwrap().unwrap().unwrap();
         assert_eq!(f.body, b"User-a");
+    }
+
+    #[test]
+    fn first_bytes_are_seen_wherever_buffers_end() {
+        let mut gz = flate2::write::GzEncoder::new(vec![], Default::default());
+        std::io::Write::write_all(&mut gz, b"User-agent: *\n").unwrap();
+        let gz = gz.finish().unwrap();
+        let mut block =
+            b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n".to_vec();
+        block.extend_from_slice(&gz);
+        let mut w = record("response", "http://a.com/robots.txt", "d", &block);
+        w.extend(record(
+            "response",
+            "http://b.com/robots.txt",
+            "d",
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\
+              4\r\nUser\r\na\r\n-agent: *\n\r\n0\r\n\r\n",
+        ));
+        for capacity in 1..40 {
+            let rdr = io::BufReader::with_capacity(capacity, &w[..]);
+            let mut recs = Records::new(rdr, 0);
+            for _ in 0..2 {
+                let (_, f) = recs.next_record().unwrap().unwrap().unwrap();
+                assert_eq!(f.body, b"User-agent: *\n", "{capacity}");
+            }
+            assert_eq!(recs.undecodable(), 0);
+        }
     }
 
     #[test]
