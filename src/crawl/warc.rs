@@ -569,6 +569,25 @@ mod tests {
     }
 
     #[test]
+    fn the_head_ends_at_its_own_first_blank_line() {
+        // A head ended by LF alone, a body with CRLF blank lines: the body
+        // starts after the head's blank line, not after the body's.
+        let w = record(
+            "response",
+            "http://a.com/robots.txt",
+            "d",
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\n\n\
+              User-agent: *\r\n\r\nUser-agent: b\r\nDisallow: /\r\n",
+        );
+        let mut recs = Records::new(&w[..], 0);
+        let (_, f) = recs.next_record().unwrap().unwrap().unwrap();
+        assert_eq!(
+            f.body,
+            b"User-agent: *\r\n\r\nUser-agent: b\r\nDisallow: /\r\n"
+        );
+    }
+
+    #[test]
     fn lines_are_bounded() {
         let mut line = vec![];
         let mut rdr = &b"abcdef\nxy\n\nz"[..];
