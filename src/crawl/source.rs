@@ -73,8 +73,10 @@ impl Default for FetchSet {
 /// The body bytes worth keeping for a parse limit: one more than it, so
 /// that the parse still knows the file went over (0: all).
 fn body_bytes_for(max_robots_bytes: usize) -> usize {
-    max_robots_bytes.saturating_add(1).max(1)
-        * usize::from(max_robots_bytes > 0)
+    match max_robots_bytes {
+        0 => 0,
+        n => n.saturating_add(1),
+    }
 }
 
 impl FetchSet {
