@@ -190,8 +190,12 @@ fn redirects() {
     };
     // http -> https on one host, then to another host: the rules of the
     // last one apply to the first origin.
-    add("http://chain.com/robots.txt", 301, Some("https://chain.com/r"));
-    add("https://chain.com/robots.txt", 302, Some("https://cdn.net/r.txt"));
+    add(
+        "http://chain.com/robots.txt",
+        301,
+        Some("https://chain.com/robots.txt"),
+    );
+    add("https://chain.com/robots.txt", 302, Some("//cdn.net/robots.txt"));
     add("https://cdn.net/robots.txt", 200, None);
     // Five hops is the limit; six is too many.
     for i in 0..5 {
@@ -208,12 +212,12 @@ fn redirects() {
     add("https://six6.com/robots.txt", 200, None);
     // Loops, a relative location (the same origin again), a target not in
     // the set, no location at all, and a redirect to a 5xx.
-    add("https://loop1.com/robots.txt", 301, Some("https://loop2.com/"));
-    add("https://loop2.com/robots.txt", 301, Some("https://loop1.com/"));
+    add("https://loop1.com/robots.txt", 301, Some("//loop2.com/robots.txt"));
+    add("https://loop2.com/robots.txt", 301, Some("//loop1.com/robots.txt"));
     add("https://self.com/robots.txt", 301, Some("/robots.txt"));
     add("https://away.com/robots.txt", 301, Some("https://nowhere.com/"));
     add("https://bare.com/robots.txt", 302, None);
-    add("https://to-down.com/robots.txt", 301, Some("https://down.com/"));
+    add("https://to-down.com/robots.txt", 301, Some("//down.com/robots.txt"));
     add("https://down.com/robots.txt", 500, None);
     let judge = judge_with(set, FetchPolicy::default());
     let got = judge_all(
@@ -254,11 +258,11 @@ fn redirects() {
     let mut set = FetchSet::new();
     set.insert(
         &origin("http://a.com/"),
-        fetch(301, "", Some("https://a.com/")),
+        fetch(301, "", Some("https://a.com/robots.txt")),
     );
     set.insert(
         &origin("https://a.com/"),
-        fetch(301, "", Some("https://b.com/")),
+        fetch(301, "", Some("https://b.com/robots.txt")),
     );
     set.insert(&origin("https://b.com/"), fetch(200, ROBOTS, None));
     let got = judge_all(
@@ -1181,3 +1185,556 @@ rbtest!(crawl_consecutive_authorities, |dir: Dir, mut cmd: TestCommand| {
         .stdout();
     assert_eq!(got, want);
 });
+
+// Issue 23, point 3: `Location` resolves against the URL fetched (RFC 3986
+// section 5), so a scheme-relative target keeps the scheme and changes the
+// host.
+#[test]
+fn redirect_locations_resolve_against_the_fetched_url() {
+    let dir = Dir::new("crawl_location");
+    dir.create(
+        "index.jsonl",
+        concat!(
+            r#"{"url":"http://rel.com/robots.txt","status":302,"location":"//tgt.com/robots.txt"}"#,
+            "\n",
+            r#"{"url":"https://srel.com/robots.txt","status":301,"location":"  //tgt.com/robots.txt "}"#,
+            "\n",
+            r#"{"url":"https://abs.com/robots.txt","status":301,"location":"http://tgt.com/robots.txt"}"#,
+            "\n",
+            r#"{"url":"http://tgt.com/robots.txt","status":200,"body":"User-agent: *\nDisallow: /http/\n"}"#,
+            "\n",
+            r#"{"url":"https://tgt.com/robots.txt","status":200,"body":"User-agent: *\nDisallow: /https/\n"}"#,
+            "\n",
+        ),
+    );
+    let mut set = FetchSet::new();
+    set.read_index(&dir.path().join("index.jsonl")).unwrap();
+    let got = judge_all(
+        &judge_with(set, FetchPolicy::default()),
+        &[
+            "http://rel.com/http/x",
+            "https://srel.com/https/x",
+            "https://srel.com/http/x",
+            "https://abs.com/http/x",
+        ],
+    );
+    assert_eq!(
+        got,
+        [
+            "disallowed rule | disallowed rule",
+            "disallowed rule | disallowed rule",
+            "allowed no-matching-rule | allowed no-matching-rule",
+            "disallowed rule | disallowed rule",
+        ]
+    );
+}
+
+// Issue 23, point 4: a chain that comes back to a fetch is a loop at once,
+// whatever the hop limit; a hang would fail here rather than stall the
+// suite (the bound is generous: the loop takes microseconds).
+#[test]
+fn redirect_loops_end_at_once_whatever_the_limit() {
+    let mut set = FetchSet::new();
+    let mut add = |url: &str, status: u16, location: Option<&str>| {
+        set.insert(&origin(url), fetch(status, ROBOTS, location));
+    };
+    add("https://self.com/robots.txt", 301, Some("/robots.txt"));
+    add("https://a.com/robots.txt", 301, Some("https://b.com/robots.txt"));
+    add("https://b.com/robots.txt", 301, Some("https://c.com/robots.txt"));
+    add("https://c.com/robots.txt", 302, Some("https://b.com/robots.txt"));
+    add("https://ok.com/robots.txt", 301, Some("https://end.com/robots.txt"));
+    add("https://end.com/robots.txt", 200, None);
+    let policy =
+        FetchPolicy { max_redirects: usize::MAX, ..FetchPolicy::default() };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let judge = judge_with(set, policy);
+        let urls = [
+            "https://self.com/x",
+            "https://a.com/x",
+            "https://c.com/x",
+            "https://ok.com/private/",
+        ];
+        let _ = tx.send(judge_all(&judge, &urls));
+    });
+    let got = rx
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("a redirect loop did not end");
+    assert_eq!(
+        got,
+        [
+            "allowed redirect-limit | allowed redirect-limit",
+            "allowed redirect-limit | allowed redirect-limit",
+            "allowed redirect-limit | allowed redirect-limit",
+            "disallowed rule | disallowed rule",
+        ]
+    );
+}
+
+rbtest!(crawl_max_redirects_is_capped, |dir: Dir, mut cmd: TestCommand| {
+    crawl_fixture(&dir);
+    for n in ["101", "18446744073709551615"] {
+        let err = dir
+            .command()
+            .args(["crawl", "--robots-dir", "robots", "--max-redirects", n])
+            .arg("log.txt")
+            .assert_error();
+        assert!(
+            err.contains("--max-redirects") && err.contains("100"),
+            "{err}"
+        );
+    }
+    let out = cmd
+        .args(["crawl", "--robots-dir", "robots", "--max-redirects", "100"])
+        .arg("log.txt")
+        .stdout();
+    assert!(out.contains("https://a.com/private/x?0,disallowed,rule"));
+});
+
+/// A WARC file whose response records capture robots.txt files and other
+/// URLs: pages, error pages, and the targets of redirects of every form.
+fn mixed_captures() -> Vec<u8> {
+    let day = |d: u32| format!("2024-01-{d:02}T00:00:00Z");
+    let ok = |body: &str| http("200 OK", "", body);
+    let moved =
+        |to: &str| http("301 Moved", &format!("Location: {to}\r\n"), "");
+    [
+        warc_record(
+            "https://a.com/robots.txt",
+            &day(1),
+            &ok("User-agent: *\nDisallow: /x\n"),
+        ),
+        // Newer captures of other paths of a.com and b.com: no robots.txt.
+        warc_record(
+            "https://a.com/index.html",
+            &day(2),
+            &ok("<html>hi</html>"),
+        ),
+        warc_record(
+            "https://b.com/robots.txt",
+            &day(1),
+            &ok("User-agent: *\nDisallow: /x\n"),
+        ),
+        warc_record(
+            "https://b.com/missing",
+            &day(2),
+            &http("404 Not Found", "", "no"),
+        ),
+        warc_record(
+            "https://b.com/robots.txt?x=1",
+            &day(3),
+            &http("503 Busy", "", ""),
+        ),
+        // Redirects whose targets have other paths, captured after or
+        // before them: relative path, dot segments and query, query only.
+        warc_record(
+            "http://c.com/robots.txt",
+            &day(1),
+            &moved("robots-c.txt"),
+        ),
+        warc_record(
+            "http://c.com/robots-c.txt",
+            &day(1),
+            &ok("User-agent: *\nDisallow: /c\n"),
+        ),
+        warc_record(
+            "https://d.com/files/robots.txt?v=1",
+            &day(1),
+            &ok("User-agent: *\nDisallow: /d\n"),
+        ),
+        warc_record(
+            "https://d.com/robots.txt",
+            &day(1),
+            &moved("../files/./robots.txt?v=1"),
+        ),
+        warc_record("https://e.com/robots.txt", &day(1), &moved("?lang=en")),
+        warc_record(
+            "https://e.com/robots.txt?lang=en",
+            &day(1),
+            &ok("User-agent: *\nDisallow: /e\n"),
+        ),
+        // A two-hop chain through a page of another host.
+        warc_record(
+            "https://f.com/robots.txt",
+            &day(1),
+            &moved("//cdn.net/f/r.txt"),
+        ),
+        warc_record("https://cdn.net/f/r.txt", &day(1), &moved("/f/robots")),
+        warc_record(
+            "https://cdn.net/f/robots",
+            &day(1),
+            &ok("User-agent: *\nDisallow: /f\n"),
+        ),
+        warc_record(
+            "https://z.com/page",
+            &day(1),
+            &ok("User-agent: *\nDisallow: /\n"),
+        ),
+    ]
+    .concat()
+}
+
+// Issue 23, point 6 (and the relative forms of point 3): only captures of
+// /robots.txt are an origin's robots.txt; other captures count where a
+// redirect leads to them, and the rest are counted and set aside.
+#[test]
+fn only_robots_txt_captures_and_redirect_targets_count() {
+    let dir = Dir::new("crawl_mixed");
+    dir.create("mixed.warc", mixed_captures());
+    let mut set = FetchSet::new();
+    set.read_warc(&dir.path().join("mixed.warc")).unwrap();
+    let judge = judge_with(set, FetchPolicy::default());
+    let got = judge_all(
+        &judge,
+        &[
+            "https://a.com/x",
+            "https://a.com/y",
+            "https://b.com/x",
+            "http://c.com/c",
+            "https://d.com/d",
+            "https://e.com/e",
+            "https://f.com/f",
+            "https://z.com/a",
+            "https://cdn.net/f/x",
+        ],
+    );
+    assert_eq!(
+        got,
+        [
+            "disallowed rule | disallowed rule",
+            "allowed no-matching-rule | allowed no-matching-rule",
+            "disallowed rule | disallowed rule",
+            "disallowed rule | disallowed rule",
+            "disallowed rule | disallowed rule",
+            "disallowed rule | disallowed rule",
+            "disallowed rule | disallowed rule",
+            "unknown no-robots | unknown no-robots",
+            "unknown no-robots | unknown no-robots",
+        ]
+    );
+    // a.com/index.html, b.com/missing, b.com/robots.txt?x=1, z.com/page.
+    assert_eq!(judge.unused_captures(), 4);
+    // The deciding fetch of c.com is the capture the redirect led to.
+    let mut out = vec![];
+    judge.verdicts(b"http://c.com/c", &mut judge.scratch(), &mut out);
+    let (name, _) = judge.fetches().get(out[0].fetch().unwrap()).unwrap();
+    assert_eq!(name, "http://c.com/robots-c.txt");
+
+    // An index is read alike.
+    dir.create(
+        "index.jsonl",
+        concat!(
+            r#"{"url":"https://a.com/robots.txt","status":200,"body":"User-agent: *\nDisallow: /x\n"}"#,
+            "\n",
+            r#"{"url":"https://a.com/","status":200,"body":"<html>"}"#,
+            "\n",
+            r#"{"url":"https://a.com/gone","status":404}"#,
+            "\n",
+            r#"{"url":"https://g.com/robots.txt","status":302,"location":"/r/robots.txt"}"#,
+            "\n",
+            r#"{"url":"https://g.com/r/robots.txt","status":200,"body":"User-agent: *\nDisallow: /g\n"}"#,
+            "\n",
+        ),
+    );
+    let mut set = FetchSet::new();
+    set.read_index(&dir.path().join("index.jsonl")).unwrap();
+    let judge = judge_with(set, FetchPolicy::default());
+    let got = judge_all(&judge, &["https://a.com/x", "https://g.com/g"]);
+    assert_eq!(
+        got,
+        [
+            "disallowed rule | disallowed rule",
+            "disallowed rule | disallowed rule"
+        ]
+    );
+    assert_eq!(judge.unused_captures(), 2);
+}
+
+rbtest!(crawl_reports_unused_captures, |dir: Dir, mut cmd: TestCommand| {
+    dir.create("mixed.warc", mixed_captures());
+    dir.create("log.txt", "https://a.com/x\nhttps://a.com/y\n");
+    let out = cmd
+        .args(["crawl", "--robots-warc", "mixed.warc", "log.txt"])
+        .assert_exit_code(0);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "url,verdict,reason\nhttps://a.com/x,disallowed,rule\n\
+         https://a.com/y,allowed,no-matching-rule\n"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr,
+        "robots-batch: 4 captures of other URLs than /robots.txt skipped: \
+         no redirect from a robots.txt leads to them\n"
+    );
+});
+
+/// A WARC response record of `uri` whose HTTP response has the header
+/// lines `head` and the body bytes `body`.
+fn warc_bytes(uri: &str, head: &str, body: &[u8]) -> Vec<u8> {
+    let mut block = format!("HTTP/1.1 200 OK\r\n{head}\r\n").into_bytes();
+    block.extend_from_slice(body);
+    let mut r = format!(
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {uri}\r\n\
+         WARC-Date: 2024-01-01T00:00:00Z\r\nContent-Length: {}\r\n\r\n",
+        block.len()
+    )
+    .into_bytes();
+    r.extend_from_slice(&block);
+    r.extend_from_slice(b"\r\n\r\n");
+    r
+}
+
+// Issue 23, point 7: a body sent with a content coding is decoded before
+// it is read as a robots.txt; one that cannot be decoded is counted and
+// taken as a fetch that got no answer.
+#[test]
+fn warc_bodies_with_a_content_encoding_are_decoded() {
+    use flate2::write::{DeflateEncoder, ZlibEncoder};
+    let rules = |c: &str| format!("User-agent: *\nDisallow: /{c}\n");
+    let zlib = |s: &str| {
+        let mut z = ZlibEncoder::new(vec![], Default::default());
+        z.write_all(s.as_bytes()).unwrap();
+        z.finish().unwrap()
+    };
+    let raw_deflate = |s: &str| {
+        let mut z = DeflateEncoder::new(vec![], Default::default());
+        z.write_all(s.as_bytes()).unwrap();
+        z.finish().unwrap()
+    };
+    let chunked = |b: &[u8]| {
+        let mut out = vec![];
+        for part in b.chunks(7) {
+            out.extend(format!("{:x}\r\n", part.len()).into_bytes());
+            out.extend_from_slice(part);
+            out.extend_from_slice(b"\r\n");
+        }
+        out.extend_from_slice(b"0\r\n\r\n");
+        out
+    };
+    // A brotli stream of one stored meta-block (RFC 7932 section 9.2):
+    // window bits, then ISLAST 0, 4 nibbles of length - 1, ISUNCOMPRESSED,
+    // the bytes, and an empty last meta-block.
+    let brotli = |s: &str| {
+        let header = (((s.len() - 1) as u32) << 4) | (1 << 20);
+        let mut out = header.to_le_bytes()[..3].to_vec();
+        out.extend_from_slice(s.as_bytes());
+        out.push(0b11);
+        out
+    };
+    let mut corrupt = gzip(rules("e").as_bytes());
+    let n = corrupt.len();
+    corrupt[10..n - 8].iter_mut().for_each(|b| *b ^= 0x55);
+    let records = [
+        warc_bytes(
+            "https://a.com/robots.txt",
+            "Content-Encoding: gzip\r\n",
+            &gzip(rules("a").as_bytes()),
+        ),
+        warc_bytes(
+            "https://b.com/robots.txt",
+            "Content-Encoding: deflate\r\n",
+            &zlib(&rules("b")),
+        ),
+        warc_bytes(
+            "https://c.com/robots.txt",
+            "Transfer-Encoding: chunked\r\nContent-Encoding: GZIP\r\n",
+            &chunked(&gzip(rules("c").as_bytes())),
+        ),
+        // Stored decoded although the header stayed.
+        warc_bytes(
+            "https://d.com/robots.txt",
+            "Content-Encoding: gzip\r\n",
+            rules("d").as_bytes(),
+        ),
+        warc_bytes(
+            "https://e.com/robots.txt",
+            "Content-Encoding: gzip\r\n",
+            &corrupt,
+        ),
+        warc_bytes(
+            "https://f.com/robots.txt",
+            "Content-Encoding: compress\r\n",
+            b"\x1f\x9d\x90",
+        ),
+        warc_bytes(
+            "https://g.com/robots.txt",
+            "Content-Encoding: x-gzip\r\n",
+            &gzip(rules("g").as_bytes()),
+        ),
+        warc_bytes(
+            "https://h.com/robots.txt",
+            "Content-Encoding: deflate\r\n",
+            &raw_deflate(&rules("h")),
+        ),
+        warc_bytes(
+            "https://i.com/robots.txt",
+            "Content-Encoding: deflate, gzip\r\n",
+            &gzip(&zlib(&rules("i"))),
+        ),
+        warc_bytes(
+            "https://j.com/robots.txt",
+            "Content-Encoding: br\r\n",
+            &brotli(&rules("j")),
+        ),
+        warc_bytes(
+            "https://k.com/robots.txt",
+            "Content-Encoding: br\r\n",
+            &brotli(&rules("k"))[..20],
+        ),
+    ]
+    .concat();
+    let dir = Dir::new("crawl_encoding");
+    dir.create("enc.warc.gz", gzip(&records));
+    let mut set = FetchSet::new();
+    assert_eq!(set.read_warc(&dir.path().join("enc.warc.gz")).unwrap(), 11);
+    assert_eq!(set.undecodable(), 3);
+    let got = judge_all(
+        &judge_with(set, FetchPolicy::default()),
+        &[
+            "https://a.com/a",
+            "https://b.com/b",
+            "https://c.com/c",
+            "https://d.com/d",
+            "https://e.com/x",
+            "https://f.com/x",
+            "https://g.com/g",
+            "https://h.com/h",
+            "https://i.com/i",
+            "https://j.com/j",
+            "https://k.com/x",
+            "https://a.com/b",
+        ],
+    );
+    let rule = "disallowed rule | disallowed rule";
+    let down = "disallowed status-5xx | disallowed status-5xx";
+    assert_eq!(
+        got,
+        [
+            rule,
+            rule,
+            rule,
+            rule,
+            down,
+            down,
+            rule,
+            rule,
+            rule,
+            rule,
+            down,
+            "allowed no-matching-rule | allowed no-matching-rule"
+        ]
+    );
+
+    let mut cmd = dir.command();
+    dir.create("log.txt", "https://e.com/x\n");
+    let out = cmd
+        .args(["crawl", "--robots-warc", "enc.warc.gz", "log.txt"])
+        .assert_exit_code(0);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "robots-batch: 3 robots.txt bodies with a Content-Encoding that \
+         cannot be undone: taken as fetches that got no answer\n"
+    );
+}
+
+/// A robots.txt whose rules come first, then `filler` bytes of comment,
+/// then a rule that only a reader of the whole file would see.
+fn huge_robots(filler: usize) -> Vec<u8> {
+    let mut body = b"User-agent: *\nDisallow: /x\n#".to_vec();
+    body.resize(body.len() + filler, b'#');
+    body.extend_from_slice(b"\nDisallow: /late\n");
+    body
+}
+
+// Issue 23, point 2: of a huge body, the readers keep only what the parse
+// limit uses, whatever the source; a WARC record of any size is read (its
+// head), not skipped; a WARC header line is bounded.
+#[test]
+fn huge_bodies_are_cut_at_the_parse_limit_in_every_source() {
+    use base64::Engine as _;
+    let dir = Dir::new("crawl_huge");
+    let body = huge_robots(70 << 20);
+    // Past 64 MiB, a record used to be skipped (no-robots).
+    dir.create(
+        "huge.warc.gz",
+        gzip(&warc_bytes("https://w.com/robots.txt", "", &body)),
+    );
+    let head = String::from_utf8(body[..1 << 20].to_vec()).unwrap();
+    let b64 =
+        base64::engine::general_purpose::STANDARD.encode(&body[..3 << 20]);
+    // The status comes after the body: the whole line is read through.
+    let index = format!(
+        "{{\"url\":\"https://j.com/robots.txt\",\"body\":{},\"status\":200}}\n\
+         {{\"url\":\"https://k.com/robots.txt\",\"body_base64\":\"{b64}\",\
+          \"status\":200, \"extra\": [{{\"a\": \"]}}\"}}, 1.5e3, null]}}\n",
+        serde_json::to_string(&head).unwrap()
+    );
+    dir.create("huge.jsonl.gz", gzip(index.as_bytes()));
+    dir.create_dir("robots");
+    dir.create("robots/d.com.txt", &body[..2 << 20]);
+    let limit = robots_batch::DEFAULT_MAX_ROBOTS_BYTES;
+    let mut set = FetchSet::new();
+    set.read_warc(&dir.path().join("huge.warc.gz")).unwrap();
+    set.read_index(&dir.path().join("huge.jsonl.gz")).unwrap();
+    set.read_dir(&dir.path().join("robots")).unwrap();
+    assert_eq!(set.len(), 4);
+    for i in 0..set.len() {
+        let (name, fetch) = set.get(i).unwrap();
+        assert_eq!(fetch.body.len(), limit + 1, "{name}");
+        assert_eq!(fetch.body[..], body[..limit + 1], "{name}");
+    }
+    let got = judge_all(
+        &judge_with(set, FetchPolicy::default()),
+        &[
+            "https://w.com/x",
+            "https://j.com/x",
+            "https://k.com/x",
+            "https://d.com/x",
+            "https://w.com/late",
+        ],
+    );
+    let rule = "disallowed rule | disallowed rule";
+    assert_eq!(
+        got,
+        [
+            rule,
+            rule,
+            rule,
+            rule,
+            "allowed no-matching-rule | allowed no-matching-rule"
+        ]
+    );
+
+    // A smaller parse limit keeps less; 0 keeps everything.
+    let mut set = FetchSet::new();
+    set.parse_limit(100)
+        .read_index(&dir.path().join("huge.jsonl.gz"))
+        .unwrap();
+    assert_eq!(set.get(0).unwrap().1.body.len(), 101);
+    assert_eq!(set.get(1).unwrap().1.body.len(), 101);
+    let mut set = FetchSet::new();
+    set.parse_limit(0).read_index(&dir.path().join("huge.jsonl.gz")).unwrap();
+    assert_eq!(set.get(0).unwrap().1.body.len(), 1 << 20);
+    assert_eq!(set.get(1).unwrap().1.body.len(), 3 << 20);
+
+    // A WARC header line over 64 KiB is an error naming file and record.
+    let mut long =
+        warc_bytes("https://a.com/robots.txt", "", b"User-agent: *\n");
+    long.extend(warc_bytes(
+        &format!("https://b.com/{}", "x".repeat(70_000)),
+        "",
+        b"",
+    ));
+    dir.create("long.warc", &long);
+    let err = FetchSet::new()
+        .read_warc(&dir.path().join("long.warc"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("long.warc")
+            && err
+                .contains("WARC record 2 has a header line over 65536 bytes"),
+        "{err}"
+    );
+}

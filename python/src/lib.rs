@@ -806,6 +806,7 @@ impl Crawl {
             cache_bytes,
         };
         let mut set = FetchSet::new();
+        set.parse_limit(max_robots_bytes);
         if let Some(items) = fetches {
             for item in items.try_iter()? {
                 let (origin, fetch) = py_fetch(&item?)?;

@@ -291,9 +291,9 @@ CRAWL_URLS = [
 
 CRAWL_WANT = [
     ("disallowed", "rule"), ("disallowed", "rule"), ("allowed", "no-matching-rule"),
-    # A relative Location stays on the origin, whose one fetch is the
-    # redirect itself: a loop.
-    ("allowed", "redirect-limit"), ("allowed", "status-4xx"), ("allowed", "status-4xx"),
+    # A relative Location resolves against the URL fetched (RFC 3986):
+    # https://rel.com/robots-new.txt, of which there is no capture.
+    ("allowed", "redirect-missing"), ("allowed", "status-4xx"), ("allowed", "status-4xx"),
     ("disallowed", "status-5xx"), ("disallowed", "status-5xx"), ("disallowed", "status-5xx"),
     ("disallowed", "status-5xx"), ("allowed", "redirect-missing"), ("allowed", "redirect-limit"),
     ("disallowed", "rule"), ("allowed", "redirect-limit"), ("unknown", "no-robots"),

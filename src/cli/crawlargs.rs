@@ -22,20 +22,26 @@ ROBOTS.TXT SOURCES (at least one; all may be combined):
                         \"status\" 0 or absent for unreachable. By origin.
   --robots-warc FILE    WARC response records (.warc, or .warc.gz with any
                         number of gzip members): origin from WARC-Target-URI,
-                        status and Location from the HTTP response. Of two
+                        status and Location from the HTTP response, body
+                        decoded (chunked; gzip, deflate, br, zstd). Of two
                         captures of one origin, the latest WARC-Date wins.
   A fetch by origin (index, WARC) takes precedence over a directory file.
+  Only a fetch of /robots.txt is its origin's robots.txt; a capture of
+  another URL counts only where a redirect leads to it (the others are
+  counted on standard error). Of each body, only --max-robots-bytes are
+  kept; WARC header lines over 64 KiB are an error.
 
 FETCH RESULTS (RFC 9309 section 2.3.1, the defaults):
   2xx        the body is the robots.txt
-  3xx        Location is followed within the given fetches, up to
-             --max-redirects hops; the rules found apply to the original
-             origin. Too many hops or a loop: allowed (redirect-limit); a
-             target without a fetch, or no Location: allowed
-             (redirect-missing)
+  3xx        Location, resolved against the URL fetched (RFC 3986), is
+             followed within the given fetches, up to --max-redirects
+             hops; the rules found apply to the original origin. Too many
+             hops or a loop: allowed (redirect-limit); a target without a
+             fetch, or no Location: allowed (redirect-missing)
   4xx        allowed (--on-4xx); 401 and 403 apart (--on-401-403)
   5xx, 429   disallowed (--on-5xx), as is a host that did not answer
-             (status 0)
+             (status 0) or a 2xx body whose Content-Encoding cannot be
+             undone (counted on standard error)
   no fetch   unknown (--on-missing)
   not a URL  unknown (no-host): a line that is not an absolute http(s) URL
 
@@ -132,8 +138,15 @@ pub struct CrawlArgs {
     #[arg(long, value_name = "VERDICT", default_value = "unknown")]
     pub on_missing: MissingArg,
 
-    /// The most redirects followed from one fetch.
-    #[arg(long, value_name = "N", default_value_t = 5)]
+    /// The most redirects followed from one fetch (at most 100); a loop
+    /// ends the chain at once.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 5,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new()
+            .range(0..=robots_batch::crawl::MAX_REDIRECTS as u64)
+    )]
     pub max_redirects: usize,
 
     /// Parse only the first BYTES bytes of each robots.txt; 0 means no

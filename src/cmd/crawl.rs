@@ -30,6 +30,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     // The files of a directory are read on the batch's threads.
     let fetches = batch.install(|| -> anyhow::Result<FetchSet> {
         let mut fetches = FetchSet::new();
+        fetches.parse_limit(args.max_robots_bytes);
         for dir in &args.robots_dir {
             let n = fetches.read_dir(dir)?;
             log::debug!("{n} robots.txt files in {}", dir.display());
@@ -77,6 +78,22 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     let judge =
         CrawlJudge::new(fetches, policy, builder, &agents, args.dialect)
             .compile_after(args.compile_after);
+    // Not an error: Common Crawl's robots.txt WARCs hold the pages that
+    // some redirects lead to, and other sources may hold any capture.
+    let undecodable = judge.fetches().undecodable();
+    if undecodable > 0 {
+        message!(
+            "{undecodable} robots.txt bodies with a Content-Encoding that \
+             cannot be undone: taken as fetches that got no answer"
+        );
+    }
+    let unused = judge.unused_captures();
+    if unused > 0 {
+        message!(
+            "{unused} captures of other URLs than /robots.txt skipped: no \
+             redirect from a robots.txt leads to them"
+        );
+    }
     let format = match args.format {
         None | Some(crate::cli::args::FormatArg::Csv) => Format::Csv,
         Some(crate::cli::args::FormatArg::Tsv) => Format::Tsv,

@@ -39,7 +39,9 @@ assert_eq!(verdict("/relative"), "unknown no-host");
 ```
 */
 
+mod jsonl;
 mod origin;
+mod reference;
 mod source;
 mod warc;
 mod worker;
@@ -90,15 +92,23 @@ pub struct FetchPolicy {
     /// For URLs whose origin has no fetch in the set; `None` gives the
     /// verdict `unknown`.
     pub on_missing: Option<Assume>,
-    /// The most redirects followed; past them the robots.txt counts as
-    /// unavailable (everything allowed).
+    /// The most redirects followed; past them, or on coming back to a
+    /// fetch already visited, the robots.txt counts as unavailable
+    /// (everything allowed). At most [`MAX_REDIRECTS`] are followed
+    /// whatever this says.
     pub max_redirects: usize,
-    /// The parse limit of each robots.txt (0: none).
+    /// The parse limit of each robots.txt (0: none). The readers of a
+    /// [`FetchSet`] keep only what its own
+    /// [`parse_limit`](FetchSet::parse_limit) uses: give both one value.
     pub max_robots_bytes: usize,
     /// The most bytes of compiled matchers kept; past it the least
     /// recently compiled are dropped (and compiled again if needed).
     pub cache_bytes: usize,
 }
+
+/// The most redirects a [`FetchPolicy`] follows: RFC 9309 asks for at
+/// least five, and a chain longer than this is a loop in all but name.
+pub const MAX_REDIRECTS: usize = 100;
 
 impl Default for FetchPolicy {
     fn default() -> FetchPolicy {
@@ -230,6 +240,8 @@ pub struct CrawlJudge {
     /// URLs an origin's rules judge with the `scan` engine before they
     /// are compiled with the builder's; 0 to compile at once.
     compile_after: usize,
+    /// See [`CrawlJudge::unused_captures`].
+    unused_captures: usize,
 }
 
 /// How many URLs of one origin are judged by scanning its rules before
@@ -278,12 +290,32 @@ impl CrawlScratch {
 impl CrawlJudge {
     /// A judge of `fetches` for `agents` (one verdict each per URL).
     pub fn new(
-        fetches: FetchSet,
+        mut fetches: FetchSet,
         policy: FetchPolicy,
         builder: MatcherBuilder,
         agents: &[String],
         dialect: Dialect,
     ) -> CrawlJudge {
+        // Captures of other URLs than a robots.txt count only where a
+        // redirect chain from a robots.txt leads; the others are set aside.
+        let mut reached = vec![false; fetches.len()];
+        let mut chain = vec![];
+        let resolved: Vec<Resolved> = (0..fetches.len())
+            .map(|i| {
+                let r = resolve(&fetches, &policy, i, &mut chain);
+                if !fetches.is_capture(i) {
+                    chain.iter().for_each(|&c| reached[c] = true);
+                }
+                r
+            })
+            .collect();
+        let mut unused_captures = 0;
+        for (i, reached) in reached.into_iter().enumerate() {
+            if !reached && fetches.is_capture(i) {
+                fetches.drop_body(i);
+                unused_captures += 1;
+            }
+        }
         // PERF: many hosts serve the same robots.txt byte for byte (the
         // defaults of hosting platforms and CMSs), so fetches with equal
         // bodies share one compiled set of matchers.
@@ -294,8 +326,9 @@ impl CrawlJudge {
                 *first_with.entry(body).or_insert(i)
             })
             .collect();
-        let resolved = (0..fetches.len())
-            .map(|i| match resolve(&fetches, &policy, i) {
+        let resolved = resolved
+            .into_iter()
+            .map(|r| match r {
                 Resolved::Rules(at, _) => Resolved::Rules(at, same_body[at]),
                 other => other,
             })
@@ -315,7 +348,15 @@ impl CrawlJudge {
             cache: Mutex::new(Cache::new(policy.cache_bytes, true)),
             shared: None,
             compile_after,
+            unused_captures,
         }
+    }
+
+    /// How many captures of other URLs than a robots.txt (in a WARC file
+    /// or an index) no redirect from a robots.txt fetch led to: they were
+    /// set aside, for they are no origin's robots.txt.
+    pub fn unused_captures(&self) -> usize {
+        self.unused_captures
     }
 
     /// Makes each origin's rules judge its first `urls` URLs with the
@@ -588,29 +629,36 @@ fn unknown(reason: CrawlReason) -> CrawlVerdict {
     CrawlVerdict { allowed: None, reason, fetch: None }
 }
 
-/// Follows the fetch at `start` through its redirects.
+/// Follows the fetch at `start` through its redirects, with the fetches
+/// visited into `visited` (cleared first).
 fn resolve(
     fetches: &FetchSet,
     policy: &FetchPolicy,
     start: usize,
+    visited: &mut Vec<usize>,
 ) -> Resolved {
     let mut at = start;
     let mut key = vec![];
-    for _ in 0..=policy.max_redirects {
-        let Some((name, fetch)) = fetches.get(at) else { break };
+    // Coming back to a fetch of the chain is a loop, which no number of
+    // further hops would leave.
+    visited.clear();
+    let hops = policy.max_redirects.min(MAX_REDIRECTS);
+    for _ in 0..=hops {
+        let Some((_, fetch)) = fetches.get(at) else { break };
+        visited.push(at);
         let status = fetch.status;
         return match status {
             200..=299 => Resolved::Rules(at, at),
             300..=399 => {
-                let Some(target) = redirect_target(name, fetch, &mut key)
-                else {
+                let Some(location) = fetch.location.as_deref() else {
                     return Resolved::Assume(
                         true,
                         CrawlReason::RedirectMissing,
                     );
                 };
-                let host = target;
-                match fetches.find(&key, &key[host.0..host.1]) {
+                let target = reference::resolve(&fetches.url(at), location);
+                match fetches.find_url(&target, &mut key) {
+                    Some(next) if visited.contains(&next) => break,
                     Some(next) => {
                         at = next;
                         continue;
@@ -639,20 +687,6 @@ fn resolve(
         };
     }
     Resolved::Assume(true, CrawlReason::RedirectLimit)
-}
-
-/// The origin key of a redirect's target into `key`, with the host's
-/// range in it: `Location` if it is an absolute http(s) URL, else (a
-/// relative reference) the redirecting origin itself.
-fn redirect_target(
-    name: &str,
-    fetch: &Fetch,
-    key: &mut Vec<u8>,
-) -> Option<(usize, usize)> {
-    let location = fetch.location.as_deref()?.trim();
-    let parts = origin_key(location.as_bytes(), key)
-        .or_else(|| origin_key(name.as_bytes(), key))?;
-    Some(parts.host_range())
 }
 
 /// Compiled matchers kept across [`CrawlJudge`]s (see

@@ -118,11 +118,6 @@ impl Parts {
         &key[self.host_start..self.host_end]
     }
 
-    /// Where the host sits in the key buffer, as `(start, end)`.
-    pub(crate) fn host_range(&self) -> (usize, usize) {
-        (self.host_start, self.host_end)
-    }
-
     /// Where the authority ends in the URL: any URL with the same bytes
     /// before this point, then `/`, `?`, `#` or its end, has the same
     /// origin (see [`same_authority`]).

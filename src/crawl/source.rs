@@ -6,9 +6,11 @@ use std::fs::{self, File};
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
-use super::origin::{host_key, Origin};
+use super::jsonl;
+use super::origin::{host_key, origin_key, Origin};
 use super::warc;
 use super::HashMap;
+use crate::robots::DEFAULT_MAX_ROBOTS_BYTES;
 
 /// One robots.txt fetch: the HTTP status (0 when the host was
 /// unreachable), the body, and the redirect target for a 3xx.
@@ -25,19 +27,80 @@ pub struct Fetch {
     pub date: Option<String>,
 }
 
-/// The fetches of a run, by origin (from an index or WARC files) and by
-/// host (from a directory, which says nothing of scheme or port).
-#[derive(Clone, Debug, Default)]
+/// The fetches of a run: robots.txt fetches by origin (from an index or
+/// WARC files) and by host (from a directory, which says nothing of scheme
+/// or port), and captures of other URLs by URL, which only a redirect
+/// leads to.
+#[derive(Clone, Debug)]
 pub struct FetchSet {
     fetches: Vec<(String, Fetch)>,
+    /// Per fetch: how it was added, which says what URL was fetched.
+    kinds: Vec<Kind>,
     by_origin: HashMap<Box<[u8]>, usize>,
     by_host: HashMap<Box<[u8]>, usize>,
+    by_url: HashMap<Box<[u8]>, usize>,
+    /// The most bytes of a body the readers keep (0: all).
+    max_body: usize,
+    /// Bodies the readers could not decode.
+    undecodable: usize,
+}
+
+/// What a fetch of a [`FetchSet`] is.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum Kind {
+    /// The robots.txt of an origin.
+    Origin,
+    /// The robots.txt of a host, for every scheme and port.
+    Host,
+    /// Another URL, named in full: a redirect's target, perhaps.
+    Url,
+}
+
+impl Default for FetchSet {
+    fn default() -> FetchSet {
+        FetchSet {
+            fetches: vec![],
+            kinds: vec![],
+            by_origin: HashMap::default(),
+            by_host: HashMap::default(),
+            by_url: HashMap::default(),
+            max_body: body_bytes_for(DEFAULT_MAX_ROBOTS_BYTES),
+            undecodable: 0,
+        }
+    }
+}
+
+/// The body bytes worth keeping for a parse limit: one more than it, so
+/// that the parse still knows the file went over (0: all).
+fn body_bytes_for(max_robots_bytes: usize) -> usize {
+    match max_robots_bytes {
+        0 => 0,
+        n => n.saturating_add(1),
+    }
 }
 
 impl FetchSet {
-    /// An empty set.
+    /// An empty set whose readers keep enough of each body for the default
+    /// parse limit ([`DEFAULT_MAX_ROBOTS_BYTES`]).
     pub fn new() -> FetchSet {
         FetchSet::default()
+    }
+
+    /// Makes the readers ([`FetchSet::read_dir`], [`FetchSet::read_index`],
+    /// [`FetchSet::read_warc`]) keep only as much of each body as a parse
+    /// limit of `max_robots_bytes` uses (0: all of it), so that a huge body
+    /// costs no more memory than that; the rest is read past. Give it the
+    /// [`FetchPolicy::max_robots_bytes`](super::FetchPolicy) the set is
+    /// judged under: the verdicts are then those of the whole bodies.
+    pub fn parse_limit(&mut self, max_robots_bytes: usize) -> &mut FetchSet {
+        self.max_body = body_bytes_for(max_robots_bytes);
+        self
+    }
+
+    /// How many 2xx bodies of WARC responses had a `Content-Encoding` that
+    /// could not be undone: their fetches count as unanswered (status 0).
+    pub fn undecodable(&self) -> usize {
+        self.undecodable
     }
 
     /// How many fetches the set holds.
@@ -50,8 +113,8 @@ impl FetchSet {
         self.fetches.is_empty()
     }
 
-    /// The fetch at `index` and the name it was added under (an origin or
-    /// a host).
+    /// The fetch at `index` and the name it was added under (an origin, a
+    /// host, or the URL of a capture of another path than `/robots.txt`).
     pub fn get(&self, index: usize) -> Option<(&str, &Fetch)> {
         self.fetches.get(index).map(|(name, f)| (name.as_str(), f))
     }
@@ -61,13 +124,7 @@ impl FetchSet {
     /// last.
     pub fn insert(&mut self, origin: &Origin, fetch: Fetch) {
         let name = origin.to_string();
-        insert(
-            &mut self.fetches,
-            &mut self.by_origin,
-            origin.key(),
-            name,
-            fetch,
-        )
+        self.add(Kind::Origin, origin.key(), name, fetch)
     }
 
     /// Adds the robots.txt of `host` for every scheme and port. A fetch by
@@ -78,13 +135,108 @@ impl FetchSet {
         let key = host_key(host.as_bytes())
             .unwrap_or_else(|| host.to_ascii_lowercase().into_bytes());
         let name = String::from_utf8_lossy(&key).into_owned();
-        insert(&mut self.fetches, &mut self.by_host, key, name, fetch)
+        self.add(Kind::Host, key, name, fetch)
     }
 
-    /// The index of the fetch for an origin key (`scheme://host:port`) or,
-    /// failing that, for its host.
+    /// Adds the fetch of `url`: the robots.txt of its origin when its path
+    /// is `/robots.txt` (without a query), as [`FetchSet::insert`] does;
+    /// else a capture of another URL, which is no origin's robots.txt and
+    /// counts only where a redirect from a robots.txt leads to it (of two
+    /// captures of one URL, the later one is kept). Returns `false`, adding
+    /// nothing, when `url` is not an absolute http(s) URL with a host.
+    pub fn insert_url(&mut self, url: &str, fetch: Fetch) -> bool {
+        let mut key = vec![];
+        let Some(parts) = origin_key(url.as_bytes(), &mut key) else {
+            return false;
+        };
+        let rest = path_and_query(&url[parts.authority_end()..]);
+        let Some(origin) = Origin::of_url(url.as_bytes()) else {
+            return false;
+        };
+        if rest == "/robots.txt" {
+            self.insert(&origin, fetch);
+            return true;
+        }
+        key.extend_from_slice(rest.as_bytes());
+        self.add(Kind::Url, key, format!("{origin}{rest}"), fetch);
+        true
+    }
+
+    fn add(&mut self, kind: Kind, key: Vec<u8>, name: String, fetch: Fetch) {
+        let map = match kind {
+            Kind::Origin => &mut self.by_origin,
+            Kind::Host => &mut self.by_host,
+            Kind::Url => &mut self.by_url,
+        };
+        match map.get(key.as_slice()) {
+            Some(&i) => {
+                let old = &self.fetches[i].1;
+                // N.B. ISO 8601 dates in one format compare as strings.
+                let older = match (&old.date, &fetch.date) {
+                    (Some(a), Some(b)) => b >= a,
+                    _ => true,
+                };
+                if older {
+                    self.fetches[i] = (name, fetch);
+                }
+            }
+            None => {
+                map.insert(key.into_boxed_slice(), self.fetches.len());
+                self.fetches.push((name, fetch));
+                self.kinds.push(kind);
+            }
+        }
+    }
+
+    /// The index of the robots.txt fetch for an origin key
+    /// (`scheme://host:port`) or, failing that, for its host.
     pub(crate) fn find(&self, key: &[u8], host: &[u8]) -> Option<usize> {
         self.by_origin.get(key).or_else(|| self.by_host.get(host)).copied()
+    }
+
+    /// Whether the fetch at `index` is a capture of another URL than a
+    /// robots.txt.
+    pub(crate) fn is_capture(&self, index: usize) -> bool {
+        self.kinds.get(index) == Some(&Kind::Url)
+    }
+
+    /// Frees the body of the fetch at `index`, which is of no use.
+    pub(crate) fn drop_body(&mut self, index: usize) {
+        if let Some((_, f)) = self.fetches.get_mut(index) {
+            f.body = vec![];
+        }
+    }
+
+    /// The URL fetched at `index`, against which its `Location` resolves:
+    /// the robots.txt of its origin or host, or the URL captured.
+    pub(crate) fn url(&self, index: usize) -> String {
+        match (self.fetches.get(index), self.kinds.get(index)) {
+            (Some((name, _)), Some(Kind::Origin)) => {
+                format!("{name}/robots.txt")
+            }
+            (Some((host, _)), Some(Kind::Host)) => {
+                format!("http://{host}/robots.txt")
+            }
+            (Some((url, _)), _) => url.clone(),
+            (None, _) => String::new(),
+        }
+    }
+
+    /// The index of the fetch of `url` (absolute, without white space
+    /// around it), using `key` as a buffer: the robots.txt of its origin
+    /// (or host) if that is what it names, else a capture of it.
+    pub(crate) fn find_url(
+        &self,
+        url: &str,
+        key: &mut Vec<u8>,
+    ) -> Option<usize> {
+        let parts = origin_key(url.as_bytes(), key)?;
+        let rest = path_and_query(&url[parts.authority_end()..]);
+        if rest == "/robots.txt" {
+            return self.find(key, parts.host(key));
+        }
+        key.extend_from_slice(rest.as_bytes());
+        self.by_url.get(key.as_slice()).copied()
     }
 
     /// Reads every `<host>.txt` file of `dir` as the robots.txt of `<host>`,
@@ -123,8 +275,16 @@ impl FetchSet {
                 files.push((host.to_string(), path));
             }
         }
+        let limit =
+            if self.max_body == 0 { u64::MAX } else { self.max_body as u64 };
+        let read = |path: &Path| -> io::Result<Vec<u8>> {
+            let mut body = vec![];
+            File::open(path)?.take(limit).read_to_end(&mut body)?;
+            body.shrink_to_fit();
+            Ok(body)
+        };
         let bodies: Vec<io::Result<Vec<u8>>> =
-            files.par_iter().map(|(_, path)| fs::read(path)).collect();
+            files.par_iter().map(|(_, path)| read(path)).collect();
         let n = files.len();
         for ((host, path), body) in files.into_iter().zip(bodies) {
             let body = body.map_err(|e| with_path(e, &path, "cannot read"))?;
@@ -144,16 +304,28 @@ impl FetchSet {
     pub fn read_index(&mut self, path: &Path) -> io::Result<usize> {
         let rdr = open_maybe_gzip(path)?;
         let mut n = 0;
-        for (i, line) in BufReader::new(rdr).split(b'\n').enumerate() {
-            let line = line.map_err(|e| with_path(e, path, "cannot read"))?;
-            let line = line.strip_suffix(b"\r").unwrap_or(&line);
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
+        let mut index = jsonl::Index::new(BufReader::new(rdr), self.max_body);
+        while let Some((number, line)) =
+            index.next_line().map_err(|e| with_path(e, path, "cannot read"))?
+        {
+            match line {
+                jsonl::Line::Fetch(url, fetch) => {
+                    if !self.insert_url(&url, fetch) {
+                        let msg =
+                            format!("\"url\" {url:?} is not an http(s) URL");
+                        return Err(invalid(format!(
+                            "{}:{number}: {msg}",
+                            path.display()
+                        )));
+                    }
+                }
+                jsonl::Line::Bad(msg) => {
+                    return Err(invalid(format!(
+                        "{}:{number}: {msg}",
+                        path.display()
+                    )));
+                }
             }
-            let (origin, fetch) = index_record(line).map_err(|msg| {
-                invalid(format!("{}:{}: {msg}", path.display(), i + 1))
-            })?;
-            self.insert(&origin, fetch);
             n += 1;
         }
         Ok(n)
@@ -166,84 +338,30 @@ impl FetchSet {
     pub fn read_warc(&mut self, path: &Path) -> io::Result<usize> {
         let rdr = open_maybe_gzip(path)?;
         let mut n = 0;
-        let mut records = warc::Records::new(BufReader::new(rdr));
+        let mut records =
+            warc::Records::new(BufReader::new(rdr), self.max_body);
         while let Some(rec) = records
             .next_record()
             .map_err(|e| invalid(format!("{}: {e}", path.display())))?
         {
-            let Some((origin, fetch)) = rec else { continue };
-            self.insert(&origin, fetch);
+            let Some((url, fetch)) = rec else { continue };
+            self.insert_url(&url, fetch);
             n += 1;
         }
+        self.undecodable += records.undecodable();
         Ok(n)
     }
 }
 
-fn insert(
-    fetches: &mut Vec<(String, Fetch)>,
-    map: &mut HashMap<Box<[u8]>, usize>,
-    key: Vec<u8>,
-    name: String,
-    fetch: Fetch,
-) {
-    match map.get(key.as_slice()) {
-        Some(&i) => {
-            let old = &fetches[i].1;
-            // N.B. ISO 8601 dates in one format compare as strings.
-            let older = match (&old.date, &fetch.date) {
-                (Some(a), Some(b)) => b >= a,
-                _ => true,
-            };
-            if older {
-                fetches[i] = (name, fetch);
-            }
-        }
-        None => {
-            map.insert(key.into_boxed_slice(), fetches.len());
-            fetches.push((name, fetch));
-        }
+/// The path and query of a URL after its authority, without the fragment:
+/// `/` for an empty path.
+fn path_and_query(rest: &str) -> std::borrow::Cow<'_, str> {
+    let rest = rest.find('#').map_or(rest, |i| &rest[..i]);
+    if rest.starts_with('/') {
+        rest.into()
+    } else {
+        format!("/{rest}").into()
     }
-}
-
-/// One line of a JSON Lines index.
-fn index_record(line: &[u8]) -> Result<(Origin, Fetch), String> {
-    use base64::Engine as _;
-
-    let v: serde_json::Value = serde_json::from_slice(line)
-        .map_err(|e| format!("not a JSON object: {e}"))?;
-    let obj = v.as_object().ok_or("not a JSON object")?;
-    let url =
-        obj.get("url").and_then(|u| u.as_str()).ok_or("no \"url\" string")?;
-    let origin = Origin::of_url(url.as_bytes())
-        .ok_or_else(|| format!("\"url\" {url:?} is not an http(s) URL"))?;
-    let status = match obj.get("status") {
-        None | Some(serde_json::Value::Null) => 0,
-        Some(s) => s
-            .as_u64()
-            .and_then(|s| u16::try_from(s).ok())
-            .filter(|&s| s < 1000)
-            .ok_or_else(|| format!("\"status\" {s} is not an HTTP status"))?,
-    };
-    let body = match (obj.get("body"), obj.get("body_base64")) {
-        (Some(b), None) => {
-            b.as_str().ok_or("\"body\" is not a string")?.as_bytes().to_vec()
-        }
-        (None, Some(b)) => base64::engine::general_purpose::STANDARD
-            .decode(b.as_str().ok_or("\"body_base64\" is not a string")?)
-            .map_err(|e| format!("\"body_base64\" is not base64: {e}"))?,
-        (None, None) => vec![],
-        (Some(_), Some(_)) => {
-            return Err("both \"body\" and \"body_base64\"".to_string())
-        }
-    };
-    let location = match obj.get("location") {
-        None | Some(serde_json::Value::Null) => None,
-        Some(l) => {
-            Some(l.as_str().ok_or("\"location\" is not a string")?.to_string())
-        }
-    };
-    let date = obj.get("date").and_then(|d| d.as_str()).map(String::from);
-    Ok((origin, Fetch { status, body, location, date }))
 }
 
 /// Opens `path`, decompressing it on the fly when it starts with gzip's

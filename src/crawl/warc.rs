@@ -2,18 +2,26 @@
 //! captures: the response records' target URI and date, and the HTTP
 //! status, `Location` and body of the response they hold.
 //!
+//! Records are read as streams: of a body, only what the parse limit will
+//! use is kept (after undoing the transfer and content codings), and the
+//! rest is skipped unread into memory; header lines are bounded.
+//!
 //! N.B. No maintained WARC crate reads records from any `BufRead` without
 //! pulling in its own gzip and I/O choices, and the subset needed here is
 //! small, so it is written out.
 
-use std::io::{self, BufRead, Read};
+use std::io::{self, BufRead, BufReader, Read};
 
 use super::origin::Origin;
 use super::source::Fetch;
 
-/// Response records bigger than this are skipped unread: no robots.txt
-/// is anywhere near it (crawlers stop at 500 KiB).
-const MAX_BLOCK: u64 = 64 << 20;
+/// The longest header line kept, of the WARC record or of the HTTP
+/// response; a longer WARC header line is an error, a longer HTTP header
+/// line is skipped. No URL or header a robots.txt fetch needs comes near.
+pub(crate) const MAX_LINE: usize = 64 << 10;
+
+/// The most content codings of one body undone; more is no real response.
+const MAX_CODINGS: usize = 4;
 
 /// The records of one WARC stream.
 pub(crate) struct Records<R> {
@@ -21,24 +29,34 @@ pub(crate) struct Records<R> {
     /// The 1-based number of the record being read, for messages.
     number: u64,
     line: Vec<u8>,
+    /// The most bytes of a body kept (0: all).
+    max_body: usize,
+    /// Bodies whose content coding could not be undone.
+    undecodable: usize,
 }
 
 impl<R: BufRead> Records<R> {
-    pub(crate) fn new(rdr: R) -> Records<R> {
-        Records { rdr, number: 0, line: vec![] }
+    /// The records of `rdr`, keeping at most `max_body` bytes of each
+    /// body (0: all of it).
+    pub(crate) fn new(rdr: R, max_body: usize) -> Records<R> {
+        Records { rdr, number: 0, line: vec![], max_body, undecodable: 0 }
+    }
+
+    /// How many 2xx bodies had a `Content-Encoding` that could not be
+    /// undone (their fetches were given status 0, no answer).
+    pub(crate) fn undecodable(&self) -> usize {
+        self.undecodable
     }
 
     /// The next record: `None` at the end, `Some(None)` for a record that
     /// is not an HTTP(S) response (a request, metadata, a non-HTTP
-    /// target), else the fetch it holds.
+    /// target), else the target URI and the fetch it holds.
     pub(crate) fn next_record(
         &mut self,
-    ) -> Result<Option<Option<(Origin, Fetch)>>, String> {
+    ) -> Result<Option<Option<(String, Fetch)>>, String> {
         // Records are separated by two CRLFs; skip any blank lines.
         loop {
-            self.line.clear();
-            let n = self.read_line()?;
-            if n == 0 {
+            if !self.read_line(self.number + 1)? {
                 return Ok(None);
             }
             if !trim_eol(&self.line).is_empty() {
@@ -54,8 +72,7 @@ impl<R: BufRead> Records<R> {
         let mut date = None;
         let mut length = None;
         loop {
-            self.line.clear();
-            if self.read_line()? == 0 {
+            if !self.read_line(self.number)? {
                 return Err(self.err("ends inside its header"));
             }
             let line = trim_eol(&self.line);
@@ -81,37 +98,46 @@ impl<R: BufRead> Records<R> {
         }
         let length =
             length.ok_or_else(|| self.err("has no Content-Length"))?;
-        let origin =
-            target.as_deref().and_then(|t| Origin::of_url(t.as_bytes()));
-        let wanted = kind.as_deref() == Some("response") && origin.is_some();
-        if !wanted || length > MAX_BLOCK {
-            let skipped =
-                io::copy(&mut (&mut self.rdr).take(length), &mut io::sink())
-                    .map_err(|e| self.err(&e.to_string()))?;
-            if skipped < length {
-                return Err(self.err("is truncated"));
-            }
-            return Ok(Some(None));
-        }
-        let mut block = Vec::with_capacity(length as usize);
-        (&mut self.rdr)
-            .take(length)
-            .read_to_end(&mut block)
-            .map_err(|e| self.err(&e.to_string()))?;
-        if (block.len() as u64) < length {
+        let http = target
+            .as_deref()
+            .is_some_and(|t| Origin::of_url(t.as_bytes()).is_some());
+        let wanted = kind.as_deref() == Some("response") && http;
+        let number = self.number;
+        let mut block = (&mut self.rdr).take(length);
+        let fetch = if wanted {
+            http_response(&mut block, self.max_body)
+                .map_err(|e| format!("WARC record {number} {e}"))?
+        } else {
+            None
+        };
+        // Whatever of the block was not used is skipped, never kept.
+        io::copy(&mut block, &mut io::sink())
+            .map_err(|e| format!("WARC record {number} {e}"))?;
+        if block.limit() > 0 {
             return Err(self.err("is truncated"));
         }
-        let Some(mut fetch) = http_response(&block) else {
+        let Some((mut fetch, decoded)) = fetch else {
             return Ok(Some(None));
         };
+        if !decoded {
+            self.undecodable += 1;
+        }
         fetch.date = date;
-        Ok(Some(origin.map(|o| (o, fetch))))
+        Ok(Some(target.map(|t| (t, fetch))))
     }
 
-    fn read_line(&mut self) -> Result<usize, String> {
-        self.rdr
-            .read_until(b'\n', &mut self.line)
-            .map_err(|e| format!("record {}: {e}", self.number + 1))
+    /// Reads a header line of record number `record` into `self.line`;
+    /// `false` at the end.
+    fn read_line(&mut self, record: u64) -> Result<bool, String> {
+        match read_line(&mut self.rdr, &mut self.line, MAX_LINE) {
+            Ok(Line::End) => Ok(false),
+            Ok(Line::Read) => Ok(true),
+            Ok(Line::Long) => Err(format!(
+                "WARC record {record} has a header line over {MAX_LINE} \
+                 bytes"
+            )),
+            Err(e) => Err(format!("record {record}: {e}")),
+        }
     }
 
     fn err(&self, what: &str) -> String {
@@ -119,61 +145,290 @@ impl<R: BufRead> Records<R> {
     }
 }
 
-/// Status, `Location` and body of an HTTP/1.x response; `None` if the block
-/// is not one.
-fn http_response(block: &[u8]) -> Option<Fetch> {
-    let (head, body) = match memchr::memmem::find(block, b"\r\n\r\n") {
-        Some(i) => (&block[..i], &block[i + 4..]),
-        None => match memchr::memmem::find(block, b"\n\n") {
-            Some(i) => (&block[..i], &block[i + 2..]),
-            None => (block, &b""[..]),
-        },
-    };
-    let mut lines = head.split(|&b| b == b'\n').map(trim_eol);
-    let status_line = lines.next()?;
+/// What [`read_line`] found.
+#[derive(Debug, Eq, PartialEq)]
+enum Line {
+    /// A line (with its end, unless the stream ended first).
+    Read,
+    /// A line longer than the limit: its first bytes are kept, the rest
+    /// was skipped up to and including its end.
+    Long,
+    /// The end of the stream.
+    End,
+}
+
+/// Reads a line into `line` (cleared first), keeping at most `limit`
+/// bytes of it: a longer one is consumed whole all the same, without
+/// holding it.
+fn read_line<R: BufRead + ?Sized>(
+    rdr: &mut R,
+    line: &mut Vec<u8>,
+    limit: usize,
+) -> io::Result<Line> {
+    line.clear();
+    let mut long = false;
+    let mut any = false;
+    loop {
+        let buf = match rdr.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        any = true;
+        let (used, done) = match memchr::memchr(b'\n', buf) {
+            Some(i) => (i + 1, true),
+            None => (buf.len(), false),
+        };
+        let room = limit.saturating_sub(line.len());
+        line.extend_from_slice(&buf[..used.min(room)]);
+        long |= used > room;
+        rdr.consume(used);
+        if done {
+            break;
+        }
+    }
+    Ok(match (any, long) {
+        (false, _) => Line::End,
+        (true, true) => Line::Long,
+        (true, false) => Line::Read,
+    })
+}
+
+/// Status, `Location` and body of the HTTP/1.x response in `block`, and
+/// whether the body's content coding was undone; `None` if the block is no
+/// HTTP response. Of the body, only a 2xx's is read, and of it at most
+/// `max_body` bytes (0: all) after decoding; the caller skips the rest.
+fn http_response<R: BufRead>(
+    block: &mut R,
+    max_body: usize,
+) -> Result<Option<(Fetch, bool)>, String> {
+    let mut line = vec![];
+    let io_err = |e: io::Error| e.to_string();
+    if read_line(block, &mut line, MAX_LINE).map_err(io_err)? != Line::Read {
+        return Ok(None);
+    }
+    let status_line = trim_eol(&line);
     if !status_line.starts_with(b"HTTP/") {
-        return None;
+        return Ok(None);
     }
     let mut words =
         status_line.split(|&b| b == b' ').filter(|w| !w.is_empty());
     words.next();
-    let code = words.next()?;
-    let status = std::str::from_utf8(code).ok()?.parse::<u16>().ok()?;
+    let Some(status) = words
+        .next()
+        .and_then(|code| std::str::from_utf8(code).ok())
+        .and_then(|code| code.parse::<u16>().ok())
+    else {
+        return Ok(None);
+    };
     let mut location = None;
     let mut chunked = false;
-    for line in lines {
-        let Some((name, value)) = split_header(line) else { continue };
+    let mut codings = vec![];
+    loop {
+        // A header line over the limit is skipped: none that matters here
+        // comes near it.
+        match read_line(block, &mut line, MAX_LINE).map_err(io_err)? {
+            Line::End => break,
+            Line::Long => continue,
+            Line::Read => {}
+        }
+        let l = trim_eol(&line);
+        if l.is_empty() {
+            break;
+        }
+        let Some((name, value)) = split_header(l) else { continue };
         if name.eq_ignore_ascii_case(b"Location") {
             location = Some(String::from_utf8_lossy(value).into_owned());
         } else if name.eq_ignore_ascii_case(b"Transfer-Encoding") {
             chunked = value.eq_ignore_ascii_case(b"chunked");
+        } else if name.eq_ignore_ascii_case(b"Content-Encoding") {
+            for c in value.split(|&b| b == b',') {
+                let c = c.trim_ascii().to_ascii_lowercase();
+                // Past the bound the list stops growing; the body then
+                // counts as undecodable.
+                if !c.is_empty() && c != b"identity" {
+                    if codings.len() > MAX_CODINGS {
+                        break;
+                    }
+                    codings.push(c);
+                }
+            }
         }
     }
-    let body = match chunked.then(|| dechunk(body)).flatten() {
-        Some(b) => b,
-        None => body.to_vec(),
-    };
-    Some(Fetch { status, body, location, date: None })
+    let mut fetch = Fetch { status, body: vec![], location, date: None };
+    if !(200..=299).contains(&status) {
+        // Only a 2xx's body is a robots.txt.
+        return Ok(Some((fetch, true)));
+    }
+    let mut body: Box<dyn BufRead + '_> = Box::new(block);
+    if chunked {
+        let (head, rest) = peek(body, 32, |h| h.ends_with(b"\n"))
+            .map_err(|e| e.to_string())?;
+        body = if is_chunk_size(&head) {
+            Box::new(BufReader::new(Chunked {
+                inner: rest,
+                left: 0,
+                state: 0,
+            }))
+        } else {
+            rest
+        };
+    }
+    if codings.len() > MAX_CODINGS {
+        fetch.status = 0;
+        return Ok(Some((fetch, false)));
+    }
+    // The codings were applied in the order listed: undone last first.
+    for coding in codings.iter().rev() {
+        body = match decoder(coding, body) {
+            Some(b) => b,
+            None => {
+                fetch.status = 0;
+                return Ok(Some((fetch, false)));
+            }
+        };
+    }
+    let limit = if max_body == 0 { u64::MAX } else { max_body as u64 };
+    match body.take(limit).read_to_end(&mut fetch.body) {
+        Ok(_) => {
+            // The body grew by doubling: give back what it will not use.
+            fetch.body.shrink_to_fit();
+            Ok(Some((fetch, true)))
+        }
+        Err(_) if !codings.is_empty() => {
+            // Undecodable: a fetch that did not complete.
+            fetch.status = 0;
+            fetch.body = vec![];
+            Ok(Some((fetch, false)))
+        }
+        Err(e) => Err(e.to_string()),
+    }
 }
 
-/// The body of a chunked transfer coding, or `None` if it is not one (some
-/// archives store the body already decoded but keep the header).
-fn dechunk(mut body: &[u8]) -> Option<Vec<u8>> {
-    let mut out = vec![];
-    loop {
-        let eol = memchr::memchr(b'\n', body)?;
-        let size_line = trim_eol(&body[..=eol]);
-        let hex = size_line.split(|&b| b == b';').next()?;
-        let hex = std::str::from_utf8(hex).ok()?.trim();
-        let size = usize::from_str_radix(hex, 16).ok()?;
-        body = &body[eol + 1..];
-        if size == 0 {
-            return Some(out);
+/// A reader undoing the content coding `coding` of `rdr`, or `None` for
+/// a coding not known here. A gzip body without gzip's magic bytes is
+/// taken as stored decoded already, as some archives do while keeping the
+/// header.
+fn decoder<'a>(
+    coding: &[u8],
+    rdr: Box<dyn BufRead + 'a>,
+) -> Option<Box<dyn BufRead + 'a>> {
+    use flate2::bufread::{DeflateDecoder, MultiGzDecoder, ZlibDecoder};
+    let (head, rdr) = peek(rdr, 2, |h| h.len() == 2).ok()?;
+    Some(match coding {
+        b"gzip" | b"x-gzip" => {
+            if !head.starts_with(&[0x1f, 0x8b]) {
+                return Some(rdr);
+            }
+            Box::new(BufReader::new(MultiGzDecoder::new(rdr)))
         }
-        out.extend_from_slice(body.get(..size)?);
-        body = &body[size..];
-        body =
-            body.strip_prefix(b"\r\n").or_else(|| body.strip_prefix(b"\n"))?;
+        b"deflate" => {
+            // RFC 9110 says zlib; some servers send a raw deflate stream.
+            let zlib = head.len() == 2
+                && head[0] & 0x0F == 8
+                && (u16::from(head[0]) << 8 | u16::from(head[1])) % 31 == 0;
+            if zlib {
+                Box::new(BufReader::new(ZlibDecoder::new(rdr)))
+            } else {
+                Box::new(BufReader::new(DeflateDecoder::new(rdr)))
+            }
+        }
+        b"zstd" => Box::new(BufReader::new(
+            zstd::stream::read::Decoder::with_buffer(rdr).ok()?,
+        )),
+        b"br" => Box::new(BufReader::new(
+            brotli_decompressor::Decompressor::new(rdr, 1 << 16),
+        )),
+        _ => return None,
+    })
+}
+
+/// The first bytes of `rdr`, read until `done` says so, `max` bytes or
+/// the end, and a reader of the whole stream again. A buffer may end
+/// anywhere, so looking into it is no way to see a stream's first bytes.
+fn peek<'a>(
+    mut rdr: Box<dyn BufRead + 'a>,
+    max: usize,
+    done: impl Fn(&[u8]) -> bool,
+) -> io::Result<(Vec<u8>, Box<dyn BufRead + 'a>)> {
+    let mut head = vec![];
+    let mut byte = [0];
+    while head.len() < max && !done(&head) {
+        match rdr.read(&mut byte) {
+            Ok(0) => break,
+            Ok(_) => head.push(byte[0]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let again = io::Cursor::new(head.clone()).chain(rdr);
+    Ok((head, Box::new(again)))
+}
+
+/// Whether the first line of a body said to be chunked is a chunk size
+/// (some archives store the body already decoded but keep the header).
+fn is_chunk_size(line: &[u8]) -> bool {
+    if !line.ends_with(b"\n") {
+        return false;
+    }
+    let size = trim_eol(line);
+    let hex = size.split(|&b| b == b';').next().unwrap_or(b"").trim_ascii();
+    !hex.is_empty() && hex.len() <= 16 && hex.iter().all(u8::is_ascii_hexdigit)
+}
+
+/// The body of a chunked transfer coding, as a stream. A malformed chunk
+/// ends it.
+struct Chunked<R> {
+    inner: R,
+    /// Bytes left in the current chunk.
+    left: u64,
+    /// 0 before the first chunk, 1 between chunks, 2 at the end.
+    state: u8,
+}
+
+impl<R: BufRead> Read for Chunked<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if self.left == 0 {
+            if self.state == 2 {
+                return Ok(0);
+            }
+            let mut line = vec![];
+            if self.state == 1 {
+                // The end of the chunk before.
+                read_line(&mut self.inner, &mut line, 2)?;
+            }
+            let size = match read_line(&mut self.inner, &mut line, 1024)? {
+                Line::Read => {
+                    let l = trim_eol(&line);
+                    let hex = l.split(|&b| b == b';').next().unwrap_or(b"");
+                    std::str::from_utf8(hex.trim_ascii())
+                        .ok()
+                        .and_then(|h| u64::from_str_radix(h, 16).ok())
+                }
+                _ => None,
+            };
+            match size {
+                Some(n) if n > 0 => {
+                    self.left = n;
+                    self.state = 1;
+                }
+                _ => {
+                    self.state = 2;
+                    return Ok(0);
+                }
+            }
+        }
+        let want =
+            out.len().min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        let n = self.inner.read(&mut out[..want])?;
+        if n == 0 {
+            self.state = 2;
+        }
+        self.left -= n as u64;
+        Ok(n)
     }
 }
 
@@ -203,8 +458,8 @@ mod tests {
         r
     }
 
-    fn all(bytes: &[u8]) -> Result<Vec<Option<(Origin, Fetch)>>, String> {
-        let mut recs = Records::new(bytes);
+    fn all(bytes: &[u8]) -> Result<Vec<Option<(String, Fetch)>>, String> {
+        let mut recs = Records::new(bytes, 0);
         let mut out = vec![];
         while let Some(r) = recs.next_record()? {
             out.push(r);
@@ -246,16 +501,104 @@ mod tests {
         assert_eq!(recs.len(), 6);
         assert!(recs[0].is_none() && recs[1].is_none() && recs[5].is_none());
         let (o, f) = recs[2].clone().unwrap();
-        assert_eq!(o.to_string(), "https://a.com");
+        assert_eq!(o, "https://A.com/robots.txt");
         assert_eq!(f.status, 200);
         assert_eq!(f.body, b"User-agent: *\nDisallow: /x\n");
         assert_eq!(f.date.as_deref(), Some("2024-01-02T00:00:00Z"));
         let (o, f) = recs[3].clone().unwrap();
-        assert_eq!(o.to_string(), "http://b.com");
+        assert_eq!(o, "http://b.com/robots.txt");
         assert_eq!(f.status, 301);
         assert_eq!(f.location.as_deref(), Some("https://b.com/robots.txt"));
         let (_, f) = recs[4].clone().unwrap();
         assert_eq!(f.body, b"User-agent: *\n");
+    }
+
+    #[test]
+    fn bodies_are_streamed_and_cut() {
+        // Chunked in the header but stored decoded; a header line over the
+        // limit is skipped; the body is cut at the limit.
+        let mut block = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\
+                          X-Big: "
+            .to_vec();
+        block.extend(std::iter::repeat_n(b'a', MAX_LINE * 3));
+        block.extend_from_slice(b"\r\nLocation: /x\r\n\r\nUser-agent: *\n");
+        let w = record("response", "http://a.com/robots.txt", "d", &block);
+        let mut recs = Records::new(&w[..], 10);
+        let (_, f) = recs.next_record().unwrap().unwrap().unwrap();
+        assert_eq!(f.body, b"User-agent");
+        assert_eq!(f.location.as_deref(), Some("/x"));
+        assert!(recs.next_record().unwrap().is_none());
+        // A chunked body is cut as it is decoded.
+        let w = record(
+            "response",
+            "http://a.com/robots.txt",
+            "d",
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\
+              4\r\nUser\r\n9\r\n-agent: *\r\n0\r\n\r\n",
+        );
+        let mut recs = Records::new(&w[..], 6);
+        let (_, f) = recs.next_record().unwrap().unwrap().unwrap();
+        assert_eq!(f.body, b"User-a");
+    }
+
+    #[test]
+    fn first_bytes_are_seen_wherever_buffers_end() {
+        let mut gz = flate2::write::GzEncoder::new(vec![], Default::default());
+        std::io::Write::write_all(&mut gz, b"User-agent: *\n").unwrap();
+        let gz = gz.finish().unwrap();
+        let mut block =
+            b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n".to_vec();
+        block.extend_from_slice(&gz);
+        let mut w = record("response", "http://a.com/robots.txt", "d", &block);
+        w.extend(record(
+            "response",
+            "http://b.com/robots.txt",
+            "d",
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\
+              4\r\nUser\r\na\r\n-agent: *\n\r\n0\r\n\r\n",
+        ));
+        for capacity in 1..40 {
+            let rdr = io::BufReader::with_capacity(capacity, &w[..]);
+            let mut recs = Records::new(rdr, 0);
+            for _ in 0..2 {
+                let (_, f) = recs.next_record().unwrap().unwrap().unwrap();
+                assert_eq!(f.body, b"User-agent: *\n", "{capacity}");
+            }
+            assert_eq!(recs.undecodable(), 0);
+        }
+    }
+
+    #[test]
+    fn the_head_ends_at_its_own_first_blank_line() {
+        // A head ended by LF alone, a body with CRLF blank lines: the body
+        // starts after the head's blank line, not after the body's.
+        let w = record(
+            "response",
+            "http://a.com/robots.txt",
+            "d",
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\n\n\
+              User-agent: *\r\n\r\nUser-agent: b\r\nDisallow: /\r\n",
+        );
+        let mut recs = Records::new(&w[..], 0);
+        let (_, f) = recs.next_record().unwrap().unwrap().unwrap();
+        assert_eq!(
+            f.body,
+            b"User-agent: *\r\n\r\nUser-agent: b\r\nDisallow: /\r\n"
+        );
+    }
+
+    #[test]
+    fn lines_are_bounded() {
+        let mut line = vec![];
+        let mut rdr = &b"abcdef\nxy\n\nz"[..];
+        assert_eq!(read_line(&mut rdr, &mut line, 3).unwrap(), Line::Long);
+        assert_eq!(line, b"abc");
+        assert_eq!(read_line(&mut rdr, &mut line, 3).unwrap(), Line::Read);
+        assert_eq!(line, b"xy\n");
+        assert_eq!(read_line(&mut rdr, &mut line, 3).unwrap(), Line::Read);
+        assert_eq!(read_line(&mut rdr, &mut line, 3).unwrap(), Line::Read);
+        assert_eq!(line, b"z");
+        assert_eq!(read_line(&mut rdr, &mut line, 3).unwrap(), Line::End);
     }
 
     #[test]
