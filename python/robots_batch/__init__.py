@@ -209,8 +209,9 @@ class Matcher:
         Returns a RecordBatch (a Table for chunked input) with a
         ``verdict`` column, and with ``explain`` the ``line``, ``rule``,
         ``group`` and ``reason`` columns; for several agents, the columns
-        are ``<agent>``, ``<agent>.line`` and so on, as the command's
-        ``--layout wide``. A null URL gets null in every column.
+        are ``<agent>``, ``<agent>_line`` and so on (the command's
+        ``--layout wide`` with ``_`` for ``.``, which Spark SQL would read
+        as a struct's field). A null URL gets null in every column.
         """
         return _evaluate(self._inner.evaluate_arrow, urls, column, explain)
 
@@ -304,6 +305,14 @@ class Crawl:
         cache_bytes: int = 256 << 20,
         shared_cache: bool = True,
     ) -> None:
+        sources = (robots_dir, robots_index, robots_warc, fetches)
+        if all(source is None for source in sources):
+            # As the command requires a source: without one every URL
+            # would be `unknown`, which is never what was meant.
+            raise ValueError(
+                "Crawl needs a source of robots.txt fetches: robots_dir, "
+                "robots_index, robots_warc or fetches (fetches=[] for none)"
+            )
         fetch_array = None
         if fetches is not None and _is_arrow(fetches):
             fetch_array, fetches = _struct_array(fetches), None
@@ -357,7 +366,7 @@ class Crawl:
     ) -> "Union[pa.RecordBatch, pa.Table]":
         """The Arrow form, as :meth:`Matcher.evaluate`: ``verdict`` and
         ``reason`` columns, and with ``explain`` ``robots``, ``line`` and
-        ``rule``; ``<agent>``, ``<agent>.reason``... for several agents."""
+        ``rule``; ``<agent>``, ``<agent>_reason``... for several agents."""
         return _evaluate(self._inner.evaluate_arrow, urls, column, explain)
 
 

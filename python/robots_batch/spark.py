@@ -62,7 +62,7 @@ def verdict_fields(
             elif name == "verdict":
                 column = agent
             else:
-                column = f"{agent}.{name}"
+                column = f"{agent}_{name}"
             kind = IntegerType() if name == "line" else StringType()
             fields.append(StructField(column, kind, True))
     return fields
@@ -175,7 +175,7 @@ def with_verdicts(
         max_robots_bytes=max_robots_bytes,
         cache_bytes=cache_bytes,
     )
-    Crawl(**policy)
+    Crawl(fetches=[], **policy)
     return _with_fetches(
         df, fetches, url_column, policy, explain
     )
@@ -360,7 +360,7 @@ def _with_fetches(
                 present = pc.unique(own.column(_ORIGIN)).to_pylist()
                 parts = [chains[o] for o in present if o in chains]
                 crawl = Crawl(
-                    fetches=pa.concat_arrays(parts) if parts else None,
+                    fetches=pa.concat_arrays(parts) if parts else [],
                     **policy,
                 )
                 urls = own.column(url_column)

@@ -23,7 +23,7 @@ use pyo3::types::{PyCapsule, PyList, PyString, PyTuple};
 
 use robots_batch::crawl::{
     Assume, CrawlJudge, CrawlReason, CrawlVerdict, Fetch, FetchPolicy,
-    FetchSet, MatcherCache, Origin,
+    FetchSet, MatcherCache, Origin, MAX_REDIRECTS,
 };
 use robots_batch::{
     agent_warning, Dialect, EngineKind, Matcher, MatcherBuilder, Reason,
@@ -298,12 +298,13 @@ fn per_agent<B>(k: usize, new: impl Fn() -> B) -> Vec<B> {
 }
 
 /// A column name: the plain name for one agent, `<agent>` and
-/// `<agent>.<name>` for several (the command's `--layout wide`).
+/// `<agent>_<name>` for several (the command's `--layout wide` writes
+/// `<agent>.<name>`, which Spark SQL would read as a struct's field).
 fn column_name(agents: &[String], i: usize, name: &str) -> String {
     match (agents.len(), name) {
         (1, _) => name.to_string(),
         (_, "verdict") => agents[i].clone(),
-        _ => format!("{}.{name}", agents[i]),
+        _ => format!("{}_{name}", agents[i]),
     }
 }
 
@@ -600,7 +601,25 @@ fn parse_assume(what: &str, value: &str) -> PyResult<Assume> {
 
 /// One fetch given from Python: a dict with `url` (of the robots.txt) or
 /// `origin`, `status`, `body` (str or bytes) and `location`.
-fn py_fetch(item: &Bound<'_, PyAny>) -> PyResult<(Origin, Fetch)> {
+/// Where a fetch was made: an origin (its robots.txt), or a URL, which is
+/// its origin's robots.txt only when its path is `/robots.txt` and
+/// otherwise a capture that counts where a redirect leads to it.
+enum FetchedAt {
+    Origin(Origin),
+    Url(String),
+}
+
+/// Adds `fetch` to `set` where it was made.
+fn insert_fetch(set: &mut FetchSet, at: FetchedAt, fetch: Fetch) {
+    match at {
+        FetchedAt::Origin(origin) => set.insert(&origin, fetch),
+        FetchedAt::Url(url) => {
+            set.insert_url(&url, fetch);
+        }
+    }
+}
+
+fn py_fetch(item: &Bound<'_, PyAny>) -> PyResult<(FetchedAt, Fetch)> {
     let get = |key: &str| -> PyResult<Option<Bound<'_, PyAny>>> {
         match item.get_item(key) {
             Ok(v) if v.is_none() => Ok(None),
@@ -615,9 +634,10 @@ fn py_fetch(item: &Bound<'_, PyAny>) -> PyResult<(Origin, Fetch)> {
             Err(e) => Err(e),
         }
     };
-    let at: String =
+    let (at, is_url): (String, bool) =
         match (get("url")?, get("origin")?) {
-            (Some(u), _) | (None, Some(u)) => u.extract()?,
+            (Some(u), _) => (u.extract()?, true),
+            (None, Some(o)) => (o.extract()?, false),
             (None, None) => return Err(PyValueError::new_err(
                 "a fetch needs a \"url\" (of its robots.txt) or an \"origin\"",
             )),
@@ -627,6 +647,8 @@ fn py_fetch(item: &Bound<'_, PyAny>) -> PyResult<(Origin, Fetch)> {
             "a fetch's url must be an absolute http(s) URL, not {at:?}"
         ))
     })?;
+    let at =
+        if is_url { FetchedAt::Url(at) } else { FetchedAt::Origin(origin) };
     let status: u16 = match get("status")? {
         Some(s) => s.extract()?,
         None => 0,
@@ -648,7 +670,7 @@ fn py_fetch(item: &Bound<'_, PyAny>) -> PyResult<(Origin, Fetch)> {
         }
     };
     let location = get("location")?.map(|l| l.extract()).transpose()?;
-    Ok((origin, Fetch { status, body, location, date: None }))
+    Ok((at, Fetch { status, body, location, date: None }))
 }
 
 /// Adds the fetches of an Arrow struct array (fields `origin`, or `url`
@@ -663,10 +685,20 @@ fn arrow_fetches(array: &dyn Array, set: &mut FetchSet) -> PyResult<()> {
         ))
     })?;
     let column = |name: &str| fetches.column_by_name(name);
-    let at = column("origin").or_else(|| column("url")).ok_or_else(|| {
-        PyValueError::new_err("fetches need an \"origin\" or \"url\" field")
-    })?;
-    let at = ArrowUrls::new(&**at)?;
+    // Each row's origin where it has one, else its URL.
+    let origins =
+        column("origin").map(|o| ArrowUrls::new(&**o)).transpose()?;
+    let urls = column("url").map(|u| ArrowUrls::new(&**u)).transpose()?;
+    if origins.is_none() && urls.is_none() {
+        return Err(PyValueError::new_err(
+            "fetches need an \"origin\" or \"url\" field",
+        ));
+    }
+    let at = |i: usize| -> Option<(&[u8], bool)> {
+        let origin = origins.as_ref().and_then(|o| o.get(i));
+        let url = || urls.as_ref().and_then(|u| u.get(i));
+        origin.map(|o| (o, false)).or_else(|| url().map(|u| (u, true)))
+    };
     let body = column("body").map(|b| ArrowUrls::new(&**b)).transpose()?;
     let location =
         column("location").map(|l| ArrowUrls::new(&**l)).transpose()?;
@@ -702,11 +734,16 @@ fn arrow_fetches(array: &dyn Array, set: &mut FetchSet) -> PyResult<()> {
         if fetches.is_null(i) {
             continue;
         }
-        let Some(url) = at.get(i) else { continue };
+        let Some((url, is_url)) = at(i) else { continue };
         if !seen.insert(url) {
             continue;
         }
         let Some(origin) = Origin::of_url(url) else { continue };
+        let at = if is_url {
+            FetchedAt::Url(String::from_utf8_lossy(url).into_owned())
+        } else {
+            FetchedAt::Origin(origin)
+        };
         let fetch = Fetch {
             status: status_at(i)?,
             body: body
@@ -720,7 +757,7 @@ fn arrow_fetches(array: &dyn Array, set: &mut FetchSet) -> PyResult<()> {
                 .map(|l| String::from_utf8_lossy(l).into_owned()),
             date: None,
         };
-        set.insert(&origin, fetch);
+        insert_fetch(set, at, fetch);
     }
     Ok(())
 }
@@ -794,6 +831,11 @@ impl Crawl {
         let agents = parse_agents(agents, dialect)?;
         let mut builder = MatcherBuilder::new();
         builder.engine(parse_engine(engine)?);
+        if max_redirects > MAX_REDIRECTS {
+            return Err(PyValueError::new_err(format!(
+                "max_redirects is at most {MAX_REDIRECTS}, not {max_redirects}"
+            )));
+        }
         let policy = FetchPolicy {
             on_4xx: parse_assume("on_4xx", on_4xx)?,
             on_401_403: parse_assume("on_401_403", on_401_403)?,
@@ -809,8 +851,8 @@ impl Crawl {
         set.parse_limit(max_robots_bytes);
         if let Some(items) = fetches {
             for item in items.try_iter()? {
-                let (origin, fetch) = py_fetch(&item?)?;
-                set.insert(&origin, fetch);
+                let (at, fetch) = py_fetch(&item?)?;
+                insert_fetch(&mut set, at, fetch);
             }
         }
         if let Some(array) = fetch_array {

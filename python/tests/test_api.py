@@ -60,7 +60,7 @@ def test_the_readme_example():
     ]
     batch = m.evaluate(pa.array(["https://www.example.com/cart/", None]), explain=True)
     assert batch.schema.names[:6] == [
-        "GPTBot", "GPTBot.line", "GPTBot.rule", "GPTBot.group", "GPTBot.reason", "CCBot",
+        "GPTBot", "GPTBot_line", "GPTBot_rule", "GPTBot_group", "GPTBot_reason", "CCBot",
     ]
     assert batch.column("CCBot").to_pylist() == ["disallowed", None]
 
@@ -110,11 +110,11 @@ def test_several_agents_need_agent_and_give_wide_columns():
     assert m.verdicts(URLS[:2], agent="CCBot") == ["allowed", "disallowed"]
     out = m.evaluate(pa.array(URLS[:2]), explain=True)
     assert out.schema.names == [
-        "GPTBot", "GPTBot.line", "GPTBot.rule", "GPTBot.group", "GPTBot.reason",
-        "CCBot", "CCBot.line", "CCBot.rule", "CCBot.group", "CCBot.reason",
+        "GPTBot", "GPTBot_line", "GPTBot_rule", "GPTBot_group", "GPTBot_reason",
+        "CCBot", "CCBot_line", "CCBot_rule", "CCBot_group", "CCBot_reason",
     ]
     assert out.column("CCBot").to_pylist() == ["allowed", "disallowed"]
-    assert out.column("GPTBot.line").to_pylist() == [7, 7]
+    assert out.column("GPTBot_line").to_pylist() == [7, 7]
 
 
 ARROW_TYPES = [pa.string(), pa.large_string(), pa.binary(), pa.large_binary()]
@@ -190,7 +190,9 @@ def test_bad_input_is_a_clear_error():
     with pytest.raises(TypeError, match="string or binary"):
         m.evaluate(pa.array([1, 2]))
     with pytest.raises(ValueError, match="on_5xx"):
-        Crawl(on_5xx="maybe")
+        Crawl(fetches=[], on_5xx="maybe")
+    with pytest.raises(ValueError, match="Crawl needs a source"):
+        Crawl(agents="x")
     with pytest.raises(ValueError, match="absolute http"):
         Crawl(fetches=[{"url": "robots.txt", "status": 200}])
     with pytest.raises(OSError, match="nowhere"):
@@ -258,7 +260,9 @@ def test_python_api_equals_the_command(shared, binary, tmp_path):
     for name in header[1:]:
         col = header.index(name)
         want = [r[col] for r in rows]
-        got = ["" if v is None else str(v) for v in batch.column(name).to_pylist()]
+        # The command's `<agent>.line` is Python's `<agent>_line`.
+        column = batch.column(name.replace(".", "_"))
+        got = ["" if v is None else str(v) for v in column.to_pylist()]
         assert got == want, name
 
 
@@ -317,9 +321,31 @@ def test_crawl_applies_the_fetch_policy():
     assert e == ("disallowed", "rule", "https://ok.com", 2, "Disallow: /x")
 
 
+def test_crawl_takes_only_robots_txt_captures_as_robots_txt():
+    # A capture of another URL is no origin's robots.txt; it counts where a
+    # redirect from a robots.txt leads to it. In dicts and Arrow alike.
+    fetches = [
+        {"url": "https://page.com/index.html", "status": 200, "body": "User-agent: *\nDisallow: /\n"},
+        {"url": "https://moved.com/robots.txt", "status": 301, "location": "/new/robots.txt"},
+        {"url": "https://moved.com/new/robots.txt", "status": 200, "body": "User-agent: *\nDisallow: /x\n"},
+        {"origin": "https://origin.com", "status": 200, "body": "User-agent: *\nDisallow: /\n"},
+    ]
+    urls = ["https://page.com/x", "https://moved.com/x", "https://moved.com/y", "https://origin.com/z"]
+    want = [("unknown", "no-robots"), ("disallowed", "rule"), ("allowed", "no-matching-rule"),
+            ("disallowed", "rule")]
+    assert [tuple(v) for v in Crawl(fetches=fetches).verdicts(urls)] == want
+    keys = ("url", "status", "body", "location")
+    urls_only = pa.Table.from_pylist(
+        [{k: f.get(k) for k in keys} for f in fetches if "url" in f])
+    got = Crawl(fetches=urls_only).verdicts(urls[:3])
+    assert [tuple(v) for v in got] == want[:3]
+    with pytest.raises(ValueError, match="max_redirects is at most 100"):
+        Crawl(fetches=fetches, max_redirects=101)
+
+
 def test_crawl_arrow_fetches_equal_dict_fetches():
     table = pa.Table.from_pylist([
-        {"url": f.get("url") or f.get("origin"), "status": f.get("status"),
+        {"url": f.get("url"), "origin": f.get("origin"), "status": f.get("status"),
          "body": f["body"].encode() if isinstance(f.get("body"), str) else f.get("body"),
          "location": f.get("location")}
         for f in FETCHES

@@ -8,6 +8,7 @@ import io
 import json
 import os
 import random
+import shutil
 from urllib.parse import urlsplit
 
 import pytest
@@ -129,19 +130,19 @@ def test_with_fetches_equals_the_command(spark, shared, binary, tmp_path):
     for k, row in enumerate(want):
         g = got[k // 2]
         agent = row[1]
-        names = [f"{agent}{s}" for s in ("", ".reason", ".robots", ".line", ".rule")]
+        names = [f"{agent}{s}" for s in ("", "_reason", "_robots", "_line", "_rule")]
         mine = [g["url"], agent] + [g[n] for n in names]
         assert ["" if v is None else str(v) for v in mine] == row, row
-        reasons.add(g[f"{agent}.reason"])
+        reasons.add(g[f"{agent}_reason"])
     # The data covers the fetch classes, not only rules.
     assert {"rule", "status-5xx", "status-4xx", "redirect-missing", "redirect-limit",
             "no-robots", "no-host"} <= reasons
     # Five redirects are followed to the rules; six are one too many.
     by_url = {g["url"]: g for g in got.values()}
-    assert by_url["https://five0.invalid/x"]["GPTBot.reason"] == "rule"
-    assert by_url["https://six0.invalid/x"]["GPTBot.reason"] == "redirect-limit"
-    assert by_url["https://six1.invalid/x"]["GPTBot.reason"] == "rule"
-    assert by_url["https://loop-a.invalid/x"]["GPTBot.reason"] == "redirect-limit"
+    assert by_url["https://five0.invalid/x"]["GPTBot_reason"] == "rule"
+    assert by_url["https://six0.invalid/x"]["GPTBot_reason"] == "redirect-limit"
+    assert by_url["https://six1.invalid/x"]["GPTBot_reason"] == "rule"
+    assert by_url["https://loop-a.invalid/x"]["GPTBot_reason"] == "redirect-limit"
 
 
 def test_rdd_pipe_streams_the_command(spark, binary):
@@ -156,6 +157,33 @@ def test_rdd_pipe_streams_the_command(spark, binary):
     got = rdd.pipe(f"{binary} --no-header -a GPTBot {robots} -").collect()
     # One line out per line in, in order within and across partitions.
     assert got == want
+
+
+def readme_pipe_example():
+    """The README's RDD.pipe example, as written there."""
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    section = readme.split("### The command as a streaming stage", 1)[1]
+    return section.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+def test_readme_pipe_example_runs_as_written(spark, binary, tmp_path, monkeypatch):
+    # As a user would: the command on PATH, the files in the working
+    # directory, `sc` at hand.
+    shutil.copy(os.path.join(ROOT, "datasets", "example", "robots.txt"), tmp_path)
+    shutil.copy(os.path.join(ROOT, "datasets", "example", "urls.txt"), tmp_path / "crawl.log")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", os.path.dirname(binary) + os.pathsep + os.environ["PATH"])
+    scope = {"sc": spark.sparkContext}
+    exec(readme_pipe_example(), scope)
+    want = run(binary, "--no-header", "-a", "GPTBot", "robots.txt", "crawl.log")
+    assert scope["lines"].collect() == want.decode().splitlines()
+    # A failing command fails the job: the example checks the exit status.
+    os.remove(tmp_path / "robots.txt")
+    scope = {"sc": spark.sparkContext}
+    exec(readme_pipe_example(), scope)
+    with pytest.raises(Exception):
+        scope["lines"].collect()
 
 
 def test_rdd_pipe_fails_the_job_when_the_command_fails(spark, binary):

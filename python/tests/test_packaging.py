@@ -1,0 +1,51 @@
+"""The package's extras install what their features import: `pip install
+'.[spark]'` once failed in mapInArrow for want of pandas."""
+
+import os
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# What each feature imports, by the extra that is to provide it.
+NEEDS = {
+    "arrow": {"pyarrow"},
+    # pyspark's mapInArrow imports pandas (2.2 or newer) besides pyarrow.
+    "spark": {"pyarrow", "pyspark", "pandas"},
+}
+
+
+def requirement_names(requirements):
+    names = set()
+    for req in requirements:
+        name = req
+        for stop in "<>=!~;[ ":
+            name = name.split(stop)[0]
+        names.add(name.strip().lower())
+    return names
+
+
+def test_extras_install_what_their_features_import():
+    if sys.version_info < (3, 11):
+        pytest.skip("tomllib needs Python 3.11")
+    import tomllib
+
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        extras = tomllib.load(f)["project"]["optional-dependencies"]
+    for extra, modules in NEEDS.items():
+        assert modules <= requirement_names(extras[extra]), extra
+    assert "pandas>=2.2" in extras["spark"]
+
+
+def test_spark_module_imports_only_what_the_spark_extra_gives():
+    # Every third-party module robots_batch.spark imports is in the extra.
+    with open(os.path.join(ROOT, "python", "robots_batch", "spark.py")) as f:
+        source = f.read()
+    imported = set()
+    for line in source.splitlines():
+        words = line.split()
+        if len(words) >= 2 and words[0] in ("import", "from") and not words[1].startswith("."):
+            imported.add(words[1].split(".")[0])
+    third_party = imported - set(sys.stdlib_module_names) - {"robots_batch"}
+    assert third_party <= NEEDS["spark"], third_party
