@@ -634,7 +634,7 @@ impl Report {
         Report {
             id: e.id,
             min_end: e.min_end,
-            more: if e.literals.len() == 1 && e.sub == NONE {
+            more: if e.literals.len() <= 1 && e.sub == NONE {
                 NONE
             } else {
                 index as u32
@@ -767,7 +767,8 @@ struct TailEntry {
     end: bool,
     /// The first literal, then the others, and the tail's slot in the
     /// per-scan "already checked" stamps (which one-literal tails do not
-    /// use).
+    /// use). Empty when the automaton finds the one literal there is to
+    /// find (a one-literal tail's, a group's).
     literals: Vec<memmem::Finder<'static>>,
     slot: u32,
     /// When the entry stands for a group of tails that share their first
@@ -992,8 +993,10 @@ impl Tails {
         let mut groups: Vec<Hoisted> = vec![];
         // Per (first literal, offset, kind), its entry; per entry, the
         // first of its tails.
-        let mut keys: HashMap<(Vec<u8>, u32, u8), usize> = HashMap::new();
+        let mut keys: HashMap<(&[u8], u32, u8), usize> = HashMap::new();
         let mut first_tail: Vec<usize> = vec![];
+        // Per entry, its first literal.
+        let mut firsts: Vec<&[u8]> = vec![];
         for (t, (id, p, offset)) in tails.iter().enumerate() {
             let (literals, end) = tail_literals(&p.bytes);
             let kind = match (literals.len(), end) {
@@ -1001,7 +1004,7 @@ impl Tails {
                 (1, true) => 1,
                 _ => 2,
             };
-            let key = (literals[0].to_vec(), *offset, kind);
+            let key = (literals[0], *offset, kind);
             let known = if direct { None } else { keys.get(&key).copied() };
             if let Some(at) = known {
                 let e: &mut TailEntry = &mut entries[at];
@@ -1010,7 +1013,7 @@ impl Tails {
                     if e.sub == NONE {
                         // The entry's tail becomes the group's first.
                         let (id0, ref p0, _) = tails[first_tail[at]];
-                        e.literals.truncate(1);
+                        e.literals.clear();
                         e.end = false;
                         e.sub = next + groups.len() as u32;
                         groups.push(Hoisted {
@@ -1024,17 +1027,24 @@ impl Tails {
                 }
                 continue;
             }
-            let literals: Vec<memmem::Finder<'static>> = literals
-                .iter()
-                .map(|l| memmem::Finder::new(l).into_owned())
-                .collect();
             let slot = if direct || literals.len() == 1 {
                 0
             } else {
                 *slots += 1;
                 *slots - 1
             };
-            let min_end = offset + literals[0].needle().len() as u32;
+            let min_end = offset + literals[0].len() as u32;
+            firsts.push(literals[0]);
+            // The automaton finds the first literal: finders only for
+            // what else is checked.
+            let literals = if direct || literals.len() > 1 {
+                literals
+                    .iter()
+                    .map(|l| memmem::Finder::new(l).into_owned())
+                    .collect()
+            } else {
+                vec![]
+            };
             keys.insert(key, entries.len());
             first_tail.push(t);
             entries.push(TailEntry {
@@ -1049,7 +1059,7 @@ impl Tails {
         let ac = if direct {
             None
         } else {
-            let firsts = entries.iter().map(|e| e.literals[0].needle());
+            let firsts = firsts.iter().copied();
             let bytes: usize = firsts.clone().map(<[u8]>::len).sum();
             // PERF: a full DFA scans about twice as fast as a sparse
             // automaton on ebay.com's 1,250 wildcard tails; its size grows
