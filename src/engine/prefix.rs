@@ -570,7 +570,8 @@ pub(super) fn split<'p>(p: &'p Pattern<'_>) -> (&'p [u8], Rest<'p>) {
 /// the next. So one Aho-Corasick automaton over the `S1` of every tail
 /// finds the candidates in one pass, a one-literal tail is decided by the
 /// hit itself, and a longer one is checked once per path with prebuilt
-/// substring finders.
+/// substring finders; longer ones that share `S1` are a group, an
+/// automaton of the same kind over their `*S2...` (see [`Tails::new`]).
 ///
 /// N.B. Determinizing these tails instead (as the `dense` engine does)
 /// blows up: each multi-star tail doubles the states of every other, and
@@ -587,8 +588,9 @@ struct Tails {
     /// that checking each one with its own finders is cheaper than
     /// starting an overlapping Aho-Corasick search.
     ac: Option<Ac>,
-    /// Per Aho-Corasick pattern (each tail's first literal); in tag order
-    /// when `ac` is `None`.
+    /// Per Aho-Corasick pattern (a distinct first literal, per offset
+    /// and kind of tail, see [`Tails::new`]); per tail, in tag order, when
+    /// `ac` is `None`.
     entries: Vec<TailEntry>,
     /// What a match state's report needs of its entry, in the order of
     /// [`Firsts::match_slot`].
@@ -972,11 +974,10 @@ impl Tails {
     /// offset, and per kind of tail: one literal, one literal and `$`,
     /// more). Tails of more literals that share their first are a group:
     /// one pattern, whose hit searches the group's own automaton over
-    /// their second literals from there. So identical first literals cost
-    /// the automaton nothing (its builder is quadratic in the patterns
-    /// that end at one state), and a path checks each group once, however
-    /// many tails it holds, where it checked every tail's further literals
-    /// one by one.
+    /// their second literals from there. So a first literal that a
+    /// hundred thousand tails share is one pattern, and a path checks each
+    /// group once, however many tails it holds, where it checked every
+    /// tail's further literals one by one.
     fn new(
         hoisted: Hoisted,
         slots: &mut u32,
