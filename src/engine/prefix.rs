@@ -729,10 +729,12 @@ const MERGE_BUDGET: usize = 4096;
 /// a DFA for modest literal sets, its states in 16 bits when they fit,
 /// else the sparse automaton. Walked by hand (see [`Tails::find_from`]), with
 /// static dispatch.
+// N.B. One per node with tails, in a vector: a box would cost each
+// search one more load.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 enum Ac {
     Dfa16(FirstsDfa<u16>),
-    Dfa32(FirstsDfa<u32>),
     Sparse(Sparse),
 }
 
@@ -740,7 +742,6 @@ impl Ac {
     fn memory_usage(&self) -> usize {
         match self {
             Ac::Dfa16(a) => a.memory_usage(),
-            Ac::Dfa32(a) => a.memory_usage(),
             Ac::Sparse(a) => a.memory_usage(),
         }
     }
@@ -753,7 +754,14 @@ impl Ac {
 /// and running an overlapping Aho-Corasick search for the same literal.
 const DIRECT_TAILS: usize = 2;
 
-/// Up to this many bytes of first literals get an Aho-Corasick DFA.
+/// Up to this many bytes of first literals get an Aho-Corasick DFA (when
+/// its states fit 16 bits; else the sparse automaton walks).
+///
+/// PERF: a table of 32-bit states is at least 256 KiB (more than 65,535
+/// cells): dreamstime.com's 750 rules `/*/*-<word>.html` are a group whose
+/// table took 1.9 MB, for 30 KB of rules. The sparse automaton takes a
+/// tenth of that, and its paths still cost a tenth of what checking each
+/// tail's literals one by one cost.
 const AC_DFA_BYTES: usize = 16 * 1024;
 
 #[derive(Clone, Debug)]
@@ -1068,12 +1076,9 @@ impl Tails {
             // sets.
             let sparse = Sparse::new(firsts.clone());
             let ac = if bytes <= AC_DFA_BYTES {
-                match FirstsDfa::new(&sparse, firsts.clone()) {
+                match FirstsDfa::new(&sparse, firsts) {
                     Some(table) => Ac::Dfa16(table),
-                    None => Ac::Dfa32(
-                        FirstsDfa::new(&sparse, firsts)
-                            .expect("a DFA's states fit 32 bits"),
-                    ),
+                    None => Ac::Sparse(sparse),
                 }
             } else {
                 Ac::Sparse(sparse)
@@ -1083,7 +1088,6 @@ impl Tails {
         // In the order of `Firsts::match_slot`.
         let order = match &ac {
             Some(Ac::Dfa16(a)) => Some(a.report_order()),
-            Some(Ac::Dfa32(a)) => Some(a.report_order()),
             Some(Ac::Sparse(_)) | None => None,
         };
         let reports = match order {
@@ -1098,7 +1102,6 @@ impl Tails {
         let min_id = entries.iter().map(|e| e.id).min().unwrap_or(NONE);
         let lead = match &ac {
             Some(Ac::Dfa16(a)) => lead(a, &reached),
-            Some(Ac::Dfa32(a)) => lead(a, &reached),
             Some(Ac::Sparse(a)) => lead(a, &reached),
             None => (0, 0),
         };
@@ -1146,7 +1149,6 @@ impl Tails {
         };
         match ac {
             Ac::Dfa16(a) => self.walk(a, rest, best, cache),
-            Ac::Dfa32(a) => self.walk(a, rest, best, cache),
             Ac::Sparse(a) => self.walk(a, rest, best, cache),
         }
     }
@@ -1800,8 +1802,8 @@ mod tests {
     }
 
     /// First literals past [`AC_DFA_BYTES`] take the sparse automaton, and
-    /// many states over a wide alphabet the 32-bit table: each kind of
-    /// automaton finds what the naive engine finds, with multi-literal
+    /// so do too many states over a wide alphabet for 16 bits: each kind
+    /// of automaton finds what the naive engine finds, with multi-literal
     /// and `$` tails among the rest.
     #[test]
     fn every_kind_of_automaton_agrees_with_naive() {
@@ -1819,7 +1821,7 @@ mod tests {
                 .collect()
         };
         for (count, len, kind) in
-            [(400, 50, "sparse"), (1200, 13, "dfa32"), (40, 6, "dfa16")]
+            [(400, 50, "sparse"), (1200, 13, "sparse"), (40, 6, "dfa16")]
         {
             let patterns: Vec<Vec<u8>> = (0..count)
                 .map(|i| {
@@ -1840,7 +1842,6 @@ mod tests {
             let engine = PrefixEngine::new(&patterns).unwrap();
             let got = match engine.tails[0].ac {
                 Some(Ac::Sparse(_)) => "sparse",
-                Some(Ac::Dfa32(_)) => "dfa32",
                 Some(Ac::Dfa16(_)) => "dfa16",
                 None => "direct",
             };
