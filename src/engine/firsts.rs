@@ -1,22 +1,31 @@
-//! The automaton over the first literals of a trie node's wildcard tails,
+//! The automata over the first literals of a trie node's wildcard tails,
 //! laid out for the tail walk of the [`prefix`](super::prefix) engine.
+//!
+//! The Aho-Corasick automaton is built here ([`Sparse`]): a trie of the
+//! literals, its states numbered breadth first, with failure links and
+//! each state's reports. The `aho-corasick` crate's builder moves its
+//! match states to the front by pairwise swaps and then follows each
+//! swap cycle once per state of it: one trie state above a hundred
+//! thousand literals (`c0`...`c99999`, the second literals of a hostile
+//! file's tails) made that a cycle of a hundred thousand, and the build
+//! quadratic. This one takes time linear in the literals' bytes plus the
+//! reports.
 //!
 //! The walk is one chain of dependent loads, a state's next state for
 //! each byte of the path, and it stalls on every load that misses the
-//! first-level cache. The `aho-corasick` crate builds the automaton (its
-//! noncontiguous NFA); this module follows every state's transitions,
-//! failure links included, into a table of the narrowest integer that
-//! holds them (16 bits for the few hundred states of ebay.com's tails
-//! under `/b/`: half the cache lines of the crate's 32-bit DFA), with the
-//! match states first, so that a match is one comparison, and with each
-//! match state's literals in one flat list, read with one lookup.
+//! first-level cache. For modest literal sets, this module follows every
+//! state's transitions, failure links included, into a table of the
+//! narrowest integer that holds them (16 bits for the few hundred states
+//! of ebay.com's tails under `/b/`: half the cache lines of a 32-bit
+//! DFA), with the match states first, so that a match is one comparison,
+//! and with each match state's literals in one flat list, read with one
+//! lookup. Larger sets walk the sparse automaton itself.
 //!
 //! PERF: ebay.com, 2 M URLs, one thread: 0.309 s with the crate's DFA,
 //! 0.300 s with this table, which also takes 170 KB where the crate's
 //! DFAs took 525 KB.
 
-use aho_corasick::automaton::{Automaton, StateID};
-use aho_corasick::{nfa, Anchored};
+use std::collections::HashMap;
 
 /// A state: the offset of its row in the table.
 ///
@@ -35,8 +44,8 @@ pub(super) trait Firsts {
     /// How many literals `sid` reports.
     fn match_len(&self, sid: State) -> usize;
     /// Where the `k`th literal `sid` reports is: its place in
-    /// [`FirstsDfa::report_order`] for a table, its pattern index for the
-    /// crate's NFA.
+    /// [`FirstsDfa::report_order`] for a table, its index among the
+    /// literals for the [`Sparse`] automaton.
     fn match_slot(&self, sid: State, k: usize) -> usize;
 }
 
@@ -92,16 +101,10 @@ pub(super) struct FirstsDfa<C> {
 }
 
 impl<C: Cell> FirstsDfa<C> {
-    /// The table of `ac`, an automaton over `literals` that reports
-    /// every literal ending at each byte, or `None` when its states do not
-    /// fit `C`.
-    ///
-    /// PERF: from the crate's noncontiguous NFA, its `next_state`
-    /// following failure links, the table costs less to build than the
-    /// crate's DFA (which this made first, then copied: a third of
-    /// building ebay.com's matcher).
+    /// The table of `ac`, the automaton over `literals`, or `None` when
+    /// its states do not fit `C`.
     pub(super) fn new<'a>(
-        ac: &impl Automaton,
+        ac: &Sparse,
         literals: impl Iterator<Item = &'a [u8]>,
     ) -> Option<FirstsDfa<C>> {
         // A byte in no literal takes every state where any other such
@@ -131,46 +134,28 @@ impl<C: Cell> FirstsDfa<C> {
             members.push(members[0]);
         }
         let stride = members.len();
-        let Ok(start) = ac.start_state(Anchored::No) else {
-            unreachable!("the tail automata are built for unanchored search")
-        };
-        // Every state reachable from the start, in the order found, with
-        // the index of its next state for each class.
-        //
-        // The crate's identifiers are offsets into its own tables, so a
-        // vector as long as those maps them to indexes.
-        let mut index: Vec<u32> = vec![];
-        let mut states = vec![];
-        let find =
-            |sid: StateID, index: &mut Vec<u32>, states: &mut Vec<_>| {
-                let at = sid.as_usize();
-                if at >= index.len() {
-                    index.resize(at + 1, u32::MAX);
-                }
-                if index[at] == u32::MAX {
-                    index[at] = states.len() as u32;
-                    states.push(sid);
-                }
-                index[at]
-            };
-        find(start, &mut index, &mut states);
-        let mut rows: Vec<u32> = vec![];
-        let mut at = 0;
-        while at < states.len() {
-            let sid = states[at];
-            at += 1;
-            for &b in &members {
-                let next = ac.next_state(Anchored::No, sid, b);
-                rows.push(find(next, &mut index, &mut states));
-            }
-        }
-        if (states.len() - 1) * stride > C::MAX {
+        let states = ac.len();
+        if (states - 1) * stride > C::MAX {
             return None;
         }
-        // Match states first, each group in the order found.
-        let mut order: Vec<usize> = (0..states.len()).collect();
-        order.sort_by_key(|&i| !ac.is_match(states[i]));
-        let mut rank = vec![0; states.len()];
+        // Every state's next state for each class: its child, else its
+        // failure state's next (settled already: the states are breadth
+        // first, a failure state shallower than its state).
+        let mut rows: Vec<u32> = Vec::with_capacity(states * stride);
+        for sid in 0..states {
+            for (class, &b) in members.iter().enumerate() {
+                let next = match ac.child(sid, b) {
+                    Some(c) => c as u32,
+                    None if sid == 0 => 0,
+                    None => rows[ac.fail(sid) * stride + class],
+                };
+                rows.push(next);
+            }
+        }
+        // Match states first, each group in breadth-first order.
+        let mut order: Vec<usize> = (0..states).collect();
+        order.sort_by_key(|&i| !ac.is_match(i));
+        let mut rank = vec![0; states];
         for (r, &i) in order.iter().enumerate() {
             rank[i] = r;
         }
@@ -182,12 +167,10 @@ impl<C: Cell> FirstsDfa<C> {
             table.extend(
                 row.iter().map(|&n| C::new(rank[n as usize] * stride)),
             );
-            let sid = states[i];
-            if ac.is_match(sid) {
+            if ac.is_match(i) {
                 let first = patterns.len() as u32;
                 patterns.extend(
-                    (0..ac.match_len(sid))
-                        .map(|k| ac.match_pattern(sid, k).as_u32()),
+                    (0..ac.match_len(i)).map(|k| ac.match_slot(i, k) as u32),
                 );
                 ranges.push((first, patterns.len() as u32 - first));
             }
@@ -276,43 +259,197 @@ fn rank_of(sid: State, reciprocal: u64) -> usize {
     ((sid as u128 * u128::from(reciprocal)) >> 64) as usize
 }
 
-/// The crate's contiguous NFA, for literal sets too large for a table.
-impl Firsts for nfa::contiguous::NFA {
+/// An Aho-Corasick automaton over literals that reports every literal
+/// ending at each byte: a trie with failure links, its states numbered
+/// breadth first (the root is 0), each state's reports its own literals
+/// then its failure state's.
+#[derive(Clone, Debug)]
+pub(super) struct Sparse {
+    /// Per state, where its edges start in `edge_bytes`/`edge_to` (sorted
+    /// by byte), and one more entry, the end.
+    first_edge: Vec<u32>,
+    edge_bytes: Vec<u8>,
+    edge_to: Vec<u32>,
+    /// Per state, the state of its longest proper suffix in the trie.
+    fail: Vec<u32>,
+    /// Per state, where its reports start in `reports`, and the end.
+    first_report: Vec<u32>,
+    /// Literal indexes.
+    reports: Vec<u32>,
+}
+
+impl Sparse {
+    /// The automaton over `literals` (each reported by its index).
+    pub(super) fn new<'a>(literals: impl Iterator<Item = &'a [u8]>) -> Sparse {
+        // The trie, its states numbered as made.
+        let mut child: HashMap<(u32, u8), u32> = HashMap::new();
+        let mut made = 1u32;
+        let mut ends: Vec<(u32, u32)> = vec![];
+        for (i, literal) in literals.enumerate() {
+            let mut sid = 0;
+            for &b in literal {
+                sid = *child.entry((sid, b)).or_insert_with(|| {
+                    made += 1;
+                    made - 1
+                });
+            }
+            ends.push((sid, i as u32));
+        }
+        let n = made as usize;
+        let mut edges: Vec<(u32, u8, u32)> =
+            child.into_iter().map(|((s, b), c)| (s, b, c)).collect();
+        edges.sort_unstable();
+        let mut start = vec![0u32; n + 1];
+        for &(s, _, _) in &edges {
+            start[s as usize + 1] += 1;
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        // Breadth-first numbering: a state's failure state, shallower,
+        // comes before it.
+        let mut order = vec![0u32];
+        let mut new_of = vec![0u32; n];
+        let mut at = 0;
+        while at < order.len() {
+            let old = order[at] as usize;
+            at += 1;
+            for &(_, _, c) in
+                &edges[start[old] as usize..start[old + 1] as usize]
+            {
+                new_of[c as usize] = order.len() as u32;
+                order.push(c);
+            }
+        }
+        let mut ac = Sparse {
+            first_edge: Vec::with_capacity(n + 1),
+            edge_bytes: Vec::with_capacity(edges.len()),
+            edge_to: Vec::with_capacity(edges.len()),
+            fail: vec![0; n],
+            first_report: Vec::with_capacity(n + 1),
+            reports: vec![],
+        };
+        for &old in &order {
+            let old = old as usize;
+            ac.first_edge.push(ac.edge_bytes.len() as u32);
+            for &(_, b, c) in
+                &edges[start[old] as usize..start[old + 1] as usize]
+            {
+                ac.edge_bytes.push(b);
+                ac.edge_to.push(new_of[c as usize]);
+            }
+        }
+        ac.first_edge.push(ac.edge_bytes.len() as u32);
+        // Failure links, breadth first.
+        for sid in 0..n {
+            for e in
+                ac.first_edge[sid] as usize..ac.first_edge[sid + 1] as usize
+            {
+                let (b, c) = (ac.edge_bytes[e], ac.edge_to[e] as usize);
+                ac.fail[c] = if sid == 0 {
+                    0
+                } else {
+                    let mut f = ac.fail[sid] as usize;
+                    loop {
+                        if let Some(x) = ac.child(f, b) {
+                            break x as u32;
+                        }
+                        if f == 0 {
+                            break 0;
+                        }
+                        f = ac.fail[f] as usize;
+                    }
+                };
+            }
+        }
+        // Reports: a state's own literals, in order, then its failure
+        // state's (settled already).
+        let mut own: Vec<(u32, u32)> =
+            ends.iter().map(|&(s, i)| (new_of[s as usize], i)).collect();
+        own.sort_unstable();
+        let mut next_own = 0;
+        for sid in 0..n {
+            ac.first_report.push(ac.reports.len() as u32);
+            while own.get(next_own).is_some_and(|o| o.0 as usize == sid) {
+                ac.reports.push(own[next_own].1);
+                next_own += 1;
+            }
+            if sid != 0 {
+                let f = ac.fail[sid] as usize;
+                let (lo, hi) = (ac.first_report[f], ac.first_report[f + 1]);
+                ac.reports.extend_from_within(lo as usize..hi as usize);
+            }
+        }
+        ac.first_report.push(ac.reports.len() as u32);
+        ac
+    }
+
+    /// The number of states.
+    pub(super) fn len(&self) -> usize {
+        self.fail.len()
+    }
+
+    /// The trie's child of `sid` for `byte`.
+    #[inline(always)]
+    pub(super) fn child(&self, sid: State, byte: u8) -> Option<State> {
+        let lo = self.first_edge[sid] as usize;
+        let hi = self.first_edge[sid + 1] as usize;
+        let at = self.edge_bytes[lo..hi].binary_search(&byte).ok()?;
+        Some(self.edge_to[lo + at] as State)
+    }
+
+    fn fail(&self, sid: State) -> State {
+        self.fail[sid] as State
+    }
+
+    pub(super) fn memory_usage(&self) -> usize {
+        (self.first_edge.len() + self.edge_to.len() + self.fail.len()) * 4
+            + self.edge_bytes.len()
+            + (self.first_report.len() + self.reports.len()) * 4
+    }
+}
+
+/// The sparse automaton itself, for literal sets too large for a table.
+impl Firsts for Sparse {
     #[inline(always)]
     fn start(&self) -> State {
-        let Ok(sid) = self.start_state(Anchored::No) else {
-            unreachable!("the tail automata are built for unanchored search")
-        };
-        sid.as_usize()
+        0
     }
 
     #[inline(always)]
-    fn next(&self, sid: State, byte: u8) -> State {
-        let sid = StateID::new_unchecked(sid);
-        self.next_state(Anchored::No, sid, byte).as_usize()
+    fn next(&self, mut sid: State, byte: u8) -> State {
+        loop {
+            if let Some(c) = self.child(sid, byte) {
+                return c;
+            }
+            if sid == 0 {
+                return 0;
+            }
+            sid = self.fail(sid);
+        }
     }
 
     #[inline(always)]
     fn is_match(&self, sid: State) -> bool {
-        Automaton::is_match(self, StateID::new_unchecked(sid))
+        self.first_report[sid] != self.first_report[sid + 1]
     }
 
     #[inline(always)]
     fn match_len(&self, sid: State) -> usize {
-        Automaton::match_len(self, StateID::new_unchecked(sid))
+        (self.first_report[sid + 1] - self.first_report[sid]) as usize
     }
 
     #[inline(always)]
     fn match_slot(&self, sid: State, k: usize) -> usize {
-        let sid = StateID::new_unchecked(sid);
-        Automaton::match_pattern(self, sid, k).as_usize()
+        self.reports[self.first_report[sid] as usize + k] as usize
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use aho_corasick::{dfa, MatchKind};
+    use aho_corasick::automaton::Automaton;
+    use aho_corasick::{dfa, Anchored, MatchKind};
 
     /// The reciprocal's quotient is the division's, for every stride a
     /// table can have, around each multiple and up to 2^32 - 1.
@@ -336,19 +473,17 @@ mod tests {
         }
     }
 
-    /// The table walks exactly as the crate's DFA does: the same match
-    /// states reached at the same bytes, reporting the same literals.
+    /// The sparse automaton and its table walk exactly as the crate's
+    /// DFA does: the same match states reached at the same bytes,
+    /// reporting the same literals in the same order.
     fn agree<C: Cell>(literals: &[&[u8]], hays: &[&[u8]]) {
         let ac = dfa::DFA::builder()
             .match_kind(MatchKind::Standard)
             .build(literals)
             .unwrap();
-        let nfa = nfa::noncontiguous::NFA::builder()
-            .match_kind(MatchKind::Standard)
-            .build(literals)
-            .unwrap();
+        let sparse = Sparse::new(literals.iter().copied());
         let table =
-            FirstsDfa::<C>::new(&nfa, literals.iter().copied()).unwrap();
+            FirstsDfa::<C>::new(&sparse, literals.iter().copied()).unwrap();
         // What `next` relies on: every cell starts a row.
         let stride = table.stride as usize;
         assert!(table.table.iter().all(|c| {
@@ -358,10 +493,13 @@ mod tests {
         for hay in hays {
             let mut want = ac.start_state(Anchored::No).unwrap();
             let mut got = table.start();
+            let mut walked = sparse.start();
             for &b in *hay {
                 want = ac.next_state(Anchored::No, want, b);
                 got = table.next(got, b);
+                walked = sparse.next(walked, b);
                 assert_eq!(table.is_match(got), ac.is_match(want));
+                assert_eq!(sparse.is_match(walked), ac.is_match(want));
                 if ac.is_match(want) {
                     let w: Vec<usize> = (0..ac.match_len(want))
                         .map(|k| ac.match_pattern(want, k).as_usize())
@@ -372,7 +510,11 @@ mod tests {
                                 as usize
                         })
                         .collect();
+                    let s: Vec<usize> = (0..sparse.match_len(walked))
+                        .map(|k| sparse.match_slot(walked, k))
+                        .collect();
                     assert_eq!(g, w, "{:?}", String::from_utf8_lossy(hay));
+                    assert_eq!(s, w, "{:?}", String::from_utf8_lossy(hay));
                 }
             }
         }
@@ -406,11 +548,8 @@ mod tests {
         // do not fit 16 bits.
         let literals: Vec<Vec<u8>> =
             (0..10_000u32).map(|i| format!("{i:05}").into_bytes()).collect();
-        let ac = nfa::noncontiguous::NFA::builder()
-            .match_kind(MatchKind::Standard)
-            .build(&literals)
-            .unwrap();
         let bytes = || literals.iter().map(|l| &l[..]);
+        let ac = Sparse::new(bytes());
         assert!(FirstsDfa::<u16>::new(&ac, bytes()).is_none());
         let table = FirstsDfa::<u32>::new(&ac, bytes()).unwrap();
         assert_eq!(table.stride, 11);

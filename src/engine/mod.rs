@@ -92,11 +92,13 @@ pub enum EngineKind {
     /// The default: a trie (a DFA over the rules' literal prefixes, up to
     /// their first `*`) walked once along the path. The wildcard tails of
     /// the rules that start at a node are found by Aho-Corasick over their
-    /// first literals, their other literals checked in order by substring
-    /// finders. Each node knows the best rule still reachable below it, so
-    /// a scan stops as soon as no better rule can match. Compiles in time
-    /// and memory linear in the rules' bytes; if Aho-Corasick refuses the
-    /// tails (its own size limits), falls back to the lazy DFA.
+    /// distinct first literals; tails that share their first literal are
+    /// a group, whose own automaton over their next literals is searched
+    /// from where that literal ends, and a lone tail's other literals are
+    /// checked in order by substring finders. Repeated rules are kept
+    /// once. Each node knows the best rule still reachable below it, so a
+    /// scan stops as soon as no better rule can match. Compiles in time
+    /// and memory linear in the rules' bytes.
     #[default]
     Dfa,
     /// Every pattern in one dense DFA (regex-automata), split into a few

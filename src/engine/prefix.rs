@@ -17,11 +17,11 @@
 //! a scan that has already found a better rule stops as soon as it reaches
 //! a node whose bound cannot beat it.
 
-use aho_corasick::{nfa, MatchKind};
 use memchr::memmem;
 use std::borrow::Cow;
+use std::collections::{HashMap, HashSet, VecDeque};
 
-use super::firsts::{Firsts, FirstsDfa, State};
+use super::firsts::{Firsts, FirstsDfa, Sparse, State};
 use super::{Pattern, Syntax, NONE};
 use crate::swar::equal;
 
@@ -139,6 +139,11 @@ impl PrefixEngine {
     pub(crate) fn new(patterns: &[Pattern]) -> Result<PrefixEngine, String> {
         let mut tmp =
             vec![TmpNode { emit: NONE, emit_end: NONE, ..Default::default() }];
+        // The tails already at each node: a tail met again (a rule
+        // repeated, or spelt with more stars) can never beat the first,
+        // whose tag is lower, so it is left out; hostile files repeat one
+        // rule tens of thousands of times.
+        let mut seen: HashSet<(usize, Vec<u8>)> = HashSet::new();
         for (id, p) in patterns.iter().enumerate() {
             let id = id as u32;
             let (prefix, rest) = split(p);
@@ -167,13 +172,18 @@ impl PrefixEngine {
             match rest {
                 Rest::Nothing => n.emit = n.emit.min(id),
                 Rest::End => n.emit_end = n.emit_end.min(id),
-                Rest::Tail(tail) => n.tails.push((
-                    id,
-                    Pattern {
-                        bytes: Cow::Owned(tail.into_owned()),
-                        syntax: Syntax::Glob,
-                    },
-                )),
+                Rest::Tail(tail) => {
+                    let tail = tail.into_owned();
+                    if seen.insert((node, tail.clone())) {
+                        n.tails.push((
+                            id,
+                            Pattern {
+                                bytes: Cow::Owned(tail),
+                                syntax: Syntax::Glob,
+                            },
+                        ));
+                    }
+                }
             }
         }
         let mut trie = Trie {
@@ -190,8 +200,7 @@ impl PrefixEngine {
                 NONE
             } else {
                 let hoisted = hoisted_tails(&tmp, i, &mut hoist_budget);
-                tails.push(Tails::new(hoisted, &mut slots)?);
-                (tails.len() - 1) as u32
+                Tails::build(hoisted, &mut tails, &mut slots)?
             };
             let t = &mut tmp[i];
             t.children.sort_unstable();
@@ -307,10 +316,33 @@ impl PrefixEngine {
             let (tail, pos) = met[i];
             let tails = &self.tails[tail as usize];
             let from = (pos - tails.reach) as usize;
+            cache.base = from;
             best = tails.find_from(&path[from..], best, cache);
             // The tails of the nodes above that this node's automaton
             // holds too: they were met just before it.
             i -= tails.covers as usize;
+        }
+        if !cache.groups.is_empty() {
+            best = self.search_groups(path, best, cache);
+        }
+        best
+    }
+
+    /// The best of `best` and the groups of tails whose first literal the
+    /// searches found (and the groups those lead to), each searched from
+    /// where its literal ends, once per path.
+    #[cold]
+    #[inline(never)]
+    fn search_groups(
+        &self,
+        path: &[u8],
+        mut best: u32,
+        cache: &mut PrefixCache,
+    ) -> u32 {
+        while let Some((tails, at)) = cache.groups.pop() {
+            cache.base = at;
+            best =
+                self.tails[tails as usize].find_from(&path[at..], best, cache);
         }
         best
     }
@@ -538,7 +570,8 @@ pub(super) fn split<'p>(p: &'p Pattern<'_>) -> (&'p [u8], Rest<'p>) {
 /// the next. So one Aho-Corasick automaton over the `S1` of every tail
 /// finds the candidates in one pass, a one-literal tail is decided by the
 /// hit itself, and a longer one is checked once per path with prebuilt
-/// substring finders.
+/// substring finders; longer ones that share `S1` are a group, an
+/// automaton of the same kind over their `*S2...` (see [`Tails::new`]).
 ///
 /// N.B. Determinizing these tails instead (as the `dense` engine does)
 /// blows up: each multi-star tail doubles the states of every other, and
@@ -555,8 +588,9 @@ struct Tails {
     /// that checking each one with its own finders is cheaper than
     /// starting an overlapping Aho-Corasick search.
     ac: Option<Ac>,
-    /// Per Aho-Corasick pattern (each tail's first literal); in tag order
-    /// when `ac` is `None`.
+    /// Per Aho-Corasick pattern (a distinct first literal, per offset
+    /// and kind of tail, see [`Tails::new`]); per tail, in tag order, when
+    /// `ac` is `None`.
     entries: Vec<TailEntry>,
     /// What a match state's report needs of its entry, in the order of
     /// [`Firsts::match_slot`].
@@ -602,7 +636,11 @@ impl Report {
         Report {
             id: e.id,
             min_end: e.min_end,
-            more: if e.literals.len() == 1 { NONE } else { index as u32 },
+            more: if e.literals.len() <= 1 && e.sub == NONE {
+                NONE
+            } else {
+                index as u32
+            },
             end: e.end,
         }
     }
@@ -689,21 +727,22 @@ const MERGE_BUDGET: usize = 4096;
 
 /// The Aho-Corasick automaton over the first literals of a node's tails:
 /// a DFA for modest literal sets, its states in 16 bits when they fit,
-/// else a contiguous NFA. Walked by hand (see [`Tails::find_from`]), with
+/// else the sparse automaton. Walked by hand (see [`Tails::find_from`]), with
 /// static dispatch.
+// N.B. One per node with tails, in a vector: a box would cost each
+// search one more load.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 enum Ac {
     Dfa16(FirstsDfa<u16>),
-    Dfa32(FirstsDfa<u32>),
-    Nfa(nfa::contiguous::NFA),
+    Sparse(Sparse),
 }
 
 impl Ac {
     fn memory_usage(&self) -> usize {
         match self {
             Ac::Dfa16(a) => a.memory_usage(),
-            Ac::Dfa32(a) => a.memory_usage(),
-            Ac::Nfa(a) => aho_corasick::automaton::Automaton::memory_usage(a),
+            Ac::Sparse(a) => a.memory_usage(),
         }
     }
 }
@@ -715,7 +754,14 @@ impl Ac {
 /// and running an overlapping Aho-Corasick search for the same literal.
 const DIRECT_TAILS: usize = 2;
 
-/// Up to this many bytes of first literals get an Aho-Corasick DFA.
+/// Up to this many bytes of first literals get an Aho-Corasick DFA (when
+/// its states fit 16 bits; else the sparse automaton walks).
+///
+/// PERF: a table of 32-bit states is at least 256 KiB (more than 65,535
+/// cells): dreamstime.com's 750 rules `/*/*-<word>.html` are a group whose
+/// table took 1.9 MB, for 30 KB of rules. The sparse automaton takes a
+/// tenth of that, and its paths still cost a tenth of what checking each
+/// tail's literals one by one cost.
 const AC_DFA_BYTES: usize = 16 * 1024;
 
 #[derive(Clone, Debug)]
@@ -731,9 +777,15 @@ struct TailEntry {
     end: bool,
     /// The first literal, then the others, and the tail's slot in the
     /// per-scan "already checked" stamps (which one-literal tails do not
-    /// use).
+    /// use). Empty when the automaton finds the one literal there is to
+    /// find (a one-literal tail's, a group's).
     literals: Vec<memmem::Finder<'static>>,
     slot: u32,
+    /// When the entry stands for a group of tails that share their first
+    /// literal, the index of the group's automaton (over the rest of each
+    /// tail), which the scan searches from where the literal ends; its
+    /// `literals` are then the first alone. Else `NONE`.
+    sub: u32,
 }
 
 impl TailEntry {
@@ -806,6 +858,11 @@ pub(crate) struct PrefixCache {
     stamped: bool,
     /// The Aho-Corasick match states a tail search has reported.
     visited: Visited,
+    /// The groups of tails found, to be searched once the walk is done,
+    /// each with where its search starts in the path.
+    groups: Vec<(u32, usize)>,
+    /// Where in the path the rest that the current search walks starts.
+    base: usize,
 }
 
 /// A set of Aho-Corasick states, cleared per tail search.
@@ -895,8 +952,45 @@ impl PrefixCache {
 }
 
 impl Tails {
-    /// Each tail starts with `*`.
-    fn new(hoisted: Hoisted, slots: &mut u32) -> Result<Tails, String> {
+    /// Builds the automaton of a node's tails into `all`, and after it
+    /// those of the groups its tails lead to (see [`Tails::new`]); the
+    /// node's index in `all`.
+    ///
+    /// N.B. A queue, not recursion: tails that share literal after
+    /// literal (`*a*a*a…*b`, `*a*a*a…*c`) nest a group per literal.
+    fn build(
+        hoisted: Hoisted,
+        all: &mut Vec<Tails>,
+        slots: &mut u32,
+    ) -> Result<u32, String> {
+        let first = all.len() as u32;
+        let mut queue = VecDeque::from([hoisted]);
+        while let Some(hoisted) = queue.pop_front() {
+            // The groups queued so far take the indexes after this one.
+            let next = (all.len() + 1 + queue.len()) as u32;
+            let (tails, groups) = Tails::new(hoisted, slots, next)?;
+            all.push(tails);
+            queue.extend(groups);
+        }
+        Ok(first)
+    }
+
+    /// Each tail starts with `*`. Returns the automaton and the groups it
+    /// leads to, which are to take the indexes from `next` on.
+    ///
+    /// The automaton's patterns are the distinct first literals (per
+    /// offset, and per kind of tail: one literal, one literal and `$`,
+    /// more). Tails of more literals that share their first are a group:
+    /// one pattern, whose hit searches the group's own automaton over
+    /// their second literals from there. So a first literal that a
+    /// hundred thousand tails share is one pattern, and a path checks each
+    /// group once, however many tails it holds, where it checked every
+    /// tail's further literals one by one.
+    fn new(
+        hoisted: Hoisted,
+        slots: &mut u32,
+        next: u32,
+    ) -> Result<(Tails, Vec<Hoisted>), String> {
         let Hoisted { mut tails, reached, covers } = hoisted;
         let reach = reached.len() as u32;
         let direct = tails.len() <= DIRECT_TAILS;
@@ -905,58 +999,96 @@ impl Tails {
             tails.sort_by_key(|&(id, _, _)| id);
         }
         let mut entries = vec![];
-        for (id, p, offset) in tails {
-            let (body, end) = match p.bytes.split_last() {
-                Some((b'$', body)) => (body, true),
-                _ => (&p.bytes[..], false),
+        let mut groups: Vec<Hoisted> = vec![];
+        // Per (first literal, offset, kind), its entry; per entry, the
+        // first of its tails.
+        let mut keys: HashMap<(&[u8], u32, u8), usize> = HashMap::new();
+        let mut first_tail: Vec<usize> = vec![];
+        // Per entry, its first literal.
+        let mut firsts: Vec<&[u8]> = vec![];
+        for (t, (id, p, offset)) in tails.iter().enumerate() {
+            let (literals, end) = tail_literals(&p.bytes);
+            let kind = match (literals.len(), end) {
+                (1, false) => 0,
+                (1, true) => 1,
+                _ => 2,
             };
-            let literals: Vec<memmem::Finder<'static>> = body[1..]
-                .split(|&b| b == b'*')
-                .map(|l| memmem::Finder::new(l).into_owned())
-                .collect();
+            let key = (literals[0], *offset, kind);
+            let known = if direct { None } else { keys.get(&key).copied() };
+            if let Some(at) = known {
+                let e: &mut TailEntry = &mut entries[at];
+                e.id = e.id.min(*id);
+                if kind == 2 {
+                    if e.sub == NONE {
+                        // The entry's tail becomes the group's first.
+                        let (id0, ref p0, _) = tails[first_tail[at]];
+                        e.literals.clear();
+                        e.end = false;
+                        e.sub = next + groups.len() as u32;
+                        groups.push(Hoisted {
+                            tails: vec![(id0, after_first(p0), 0)],
+                            reached: vec![],
+                            covers: 0,
+                        });
+                    }
+                    let group = &mut groups[(e.sub - next) as usize];
+                    group.tails.push((*id, after_first(p), 0));
+                }
+                continue;
+            }
             let slot = if direct || literals.len() == 1 {
                 0
             } else {
                 *slots += 1;
                 *slots - 1
             };
-            let min_end = offset + literals[0].needle().len() as u32;
-            entries.push(TailEntry { id, min_end, end, literals, slot });
+            let min_end = offset + literals[0].len() as u32;
+            firsts.push(literals[0]);
+            // The automaton finds the first literal: finders only for
+            // what else is checked.
+            let literals = if direct || literals.len() > 1 {
+                literals
+                    .iter()
+                    .map(|l| memmem::Finder::new(l).into_owned())
+                    .collect()
+            } else {
+                vec![]
+            };
+            keys.insert(key, entries.len());
+            first_tail.push(t);
+            entries.push(TailEntry {
+                id: *id,
+                min_end,
+                end,
+                literals,
+                slot,
+                sub: NONE,
+            });
         }
         let ac = if direct {
             None
         } else {
-            let firsts = entries.iter().map(|e| e.literals[0].needle());
+            let firsts = firsts.iter().copied();
             let bytes: usize = firsts.clone().map(<[u8]>::len).sum();
-            // PERF: a full DFA scans about twice as fast as the default
-            // (contiguous NFA) on ebay.com's 1,250 wildcard tails; its
-            // size grows with states times byte classes, so only for
-            // modest literal sets.
+            // PERF: a full DFA scans about twice as fast as a sparse
+            // automaton on ebay.com's 1,250 wildcard tails; its size grows
+            // with states times byte classes, so only for modest literal
+            // sets.
+            let sparse = Sparse::new(firsts.clone());
             let ac = if bytes <= AC_DFA_BYTES {
-                nfa::noncontiguous::NFA::builder()
-                    .match_kind(MatchKind::Standard)
-                    .build(firsts.clone())
-                    .map(|ac| match FirstsDfa::new(&ac, firsts.clone()) {
-                        Some(table) => Ac::Dfa16(table),
-                        None => Ac::Dfa32(
-                            FirstsDfa::new(&ac, firsts)
-                                .expect("a DFA's states fit 32 bits"),
-                        ),
-                    })
+                match FirstsDfa::new(&sparse, firsts) {
+                    Some(table) => Ac::Dfa16(table),
+                    None => Ac::Sparse(sparse),
+                }
             } else {
-                nfa::contiguous::NFA::builder()
-                    .match_kind(MatchKind::Standard)
-                    .build(firsts)
-                    .map(Ac::Nfa)
-            }
-            .map_err(|e| e.to_string())?;
+                Ac::Sparse(sparse)
+            };
             Some(ac)
         };
         // In the order of `Firsts::match_slot`.
         let order = match &ac {
             Some(Ac::Dfa16(a)) => Some(a.report_order()),
-            Some(Ac::Dfa32(a)) => Some(a.report_order()),
-            Some(Ac::Nfa(_)) | None => None,
+            Some(Ac::Sparse(_)) | None => None,
         };
         let reports = match order {
             Some(order) => order
@@ -970,11 +1102,12 @@ impl Tails {
         let min_id = entries.iter().map(|e| e.id).min().unwrap_or(NONE);
         let lead = match &ac {
             Some(Ac::Dfa16(a)) => lead(a, &reached),
-            Some(Ac::Dfa32(a)) => lead(a, &reached),
-            Some(Ac::Nfa(a)) => lead(a, &reached),
+            Some(Ac::Sparse(a)) => lead(a, &reached),
             None => (0, 0),
         };
-        Ok(Tails { ac, entries, reports, min_id, reach, covers, lead })
+        let tails =
+            Tails { ac, entries, reports, min_id, reach, covers, lead };
+        Ok((tails, groups))
     }
 
     fn memory_usage(&self) -> usize {
@@ -1016,8 +1149,7 @@ impl Tails {
         };
         match ac {
             Ac::Dfa16(a) => self.walk(a, rest, best, cache),
-            Ac::Dfa32(a) => self.walk(a, rest, best, cache),
-            Ac::Nfa(a) => self.walk(a, rest, best, cache),
+            Ac::Sparse(a) => self.walk(a, rest, best, cache),
         }
     }
 
@@ -1137,7 +1269,43 @@ impl Tails {
         cache: &mut PrefixCache,
     ) -> bool {
         let e = &self.entries[entry as usize];
-        cache.first_visit(e.slot) && follows(rest, end, e.more().iter(), e.end)
+        if !cache.first_visit(e.slot) {
+            return false;
+        }
+        if e.sub != NONE {
+            // Searched once this walk is done (see `search_groups`).
+            cache.groups.push((e.sub, cache.base + end));
+            return false;
+        }
+        follows(rest, end, e.more().iter(), e.end)
+    }
+}
+
+/// The literals of a canonical tail (which starts with `*`) and whether
+/// it ends with `$`.
+///
+/// N.B. A canonical tail's literals are non-empty but for one case: a
+/// final empty literal after a literal `$` (`*a$*`), which any rest
+/// matches; it is dropped, so that a tail's first literal is never empty.
+fn tail_literals(tail: &[u8]) -> (Vec<&[u8]>, bool) {
+    let (body, end) = match tail.split_last() {
+        Some((b'$', body)) => (body, true),
+        _ => (tail, false),
+    };
+    let mut literals: Vec<&[u8]> = body[1..].split(|&b| b == b'*').collect();
+    if !end && literals.len() > 1 && literals.last() == Some(&&b""[..]) {
+        literals.pop();
+    }
+    (literals, end)
+}
+
+/// A tail of more than one literal without its first: `*S2…`, canonical.
+fn after_first(tail: &Pattern) -> Pattern<'static> {
+    let star = memchr::memchr(b'*', &tail.bytes[1..])
+        .expect("a tail of more than one literal has a second star");
+    Pattern {
+        bytes: Cow::Owned(tail.bytes[1 + star..].to_vec()),
+        syntax: Syntax::Glob,
     }
 }
 
@@ -1498,6 +1666,97 @@ mod tests {
         assert!(hoisted > 1_000, "{hoisted}");
     }
 
+    /// Tails that share their first literals, nested groups deep, with
+    /// `$` ends and literal `$`s, repeated and spelt with extra stars,
+    /// under nodes whose automata also hold upper tails: the groups find
+    /// what the naive engine finds.
+    #[test]
+    fn groups_of_tails_agree_with_naive() {
+        let mut rng = 0x5851_F42D_4C95_7F2Du64;
+        let mut next = move |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        };
+        let prefixes = ["", "/", "/b", "/b/"];
+        let words = ["a", "b", "ab", "ba", "a$", "/"];
+        let (mut groups, mut nested) = (0, 0);
+        for _ in 0..600 {
+            let mut patterns = vec![];
+            for _ in 0..3 + next(40) {
+                let mut p = prefixes[next(prefixes.len())].as_bytes().to_vec();
+                for _ in 0..1 + next(4) {
+                    p.extend_from_slice(if next(8) == 0 {
+                        b"**"
+                    } else {
+                        b"*"
+                    });
+                    p.extend_from_slice(words[next(words.len())].as_bytes());
+                }
+                match next(4) {
+                    0 => p.push(b'$'),
+                    1 => p.push(b'*'),
+                    _ => {}
+                }
+                patterns.push(p);
+            }
+            let patterns = globs(&patterns);
+            let engine = PrefixEngine::new(&patterns).unwrap();
+            let subs = engine
+                .tails
+                .iter()
+                .flat_map(|t| &t.entries)
+                .filter(|e| e.sub != NONE)
+                .count();
+            groups += subs;
+            nested += usize::from(subs > 1);
+            let naive = super::super::NaiveEngine::new(&patterns);
+            let (mut cache, mut naive_cache) = Default::default();
+            for _ in 0..60 {
+                let path: Vec<u8> =
+                    (0..next(14)).map(|_| b"ab/$"[next(4)]).collect();
+                assert_eq!(
+                    engine.find(&path, &mut cache),
+                    naive.find(&path, &mut naive_cache),
+                    "{:?} on {:?}",
+                    String::from_utf8_lossy(&path),
+                    patterns
+                        .iter()
+                        .map(|p| String::from_utf8_lossy(&p.bytes))
+                        .collect::<Vec<_>>(),
+                );
+            }
+        }
+        // The test means something only if there are groups, and groups
+        // within groups.
+        assert!(groups > 1_000 && nested > 100, "{groups} {nested}");
+    }
+
+    /// Repeated tails are kept once, and tails that share their first
+    /// literal are one pattern of their node's automaton: ten thousand
+    /// rules `*a`, or `/a*b*c<i>`, build small automata.
+    #[test]
+    fn repeated_and_shared_first_literals_build_one_pattern() {
+        let same: Vec<Vec<u8>> = vec![b"*a".to_vec(); 10_000];
+        let e = PrefixEngine::new(&globs(&same)).unwrap();
+        assert_eq!(e.tails.len(), 1);
+        assert_eq!(e.tails[0].entries.len(), 1);
+        let mut cache = PrefixCache::default();
+        assert_eq!(e.find(b"/xa", &mut cache), 0);
+        let distinct: Vec<Vec<u8>> =
+            (0..10_000).map(|i| format!("/a*b*c{i}").into_bytes()).collect();
+        let e = PrefixEngine::new(&globs(&distinct)).unwrap();
+        // The node's automaton holds `b` once; the group's, every `c<i>`.
+        assert_eq!(e.tails.len(), 2);
+        assert_eq!(e.tails[0].entries.len(), 1);
+        assert_eq!(e.tails[1].entries.len(), 10_000);
+        // `c9` comes first, and is in `c9999`.
+        assert_eq!(e.find(b"/a/b/c9999", &mut cache), 9);
+        assert_eq!(e.find(b"/a/b/c0", &mut cache), 0);
+        assert_eq!(e.find(b"/a/c1/b", &mut cache), NONE);
+    }
+
     /// A path that meets more nodes with tails than [`Met`] holds is
     /// searched from the cache's list of them, and finds what the naive
     /// engine finds, with nodes whose automata hold upper tails among
@@ -1542,9 +1801,9 @@ mod tests {
         assert!(many > 0);
     }
 
-    /// First literals past [`AC_DFA_BYTES`] take the contiguous NFA, and
-    /// many states over a wide alphabet the 32-bit table: each kind of
-    /// automaton finds what the naive engine finds, with multi-literal
+    /// First literals past [`AC_DFA_BYTES`] take the sparse automaton, and
+    /// so do too many states over a wide alphabet for 16 bits: each kind
+    /// of automaton finds what the naive engine finds, with multi-literal
     /// and `$` tails among the rest.
     #[test]
     fn every_kind_of_automaton_agrees_with_naive() {
@@ -1562,7 +1821,7 @@ mod tests {
                 .collect()
         };
         for (count, len, kind) in
-            [(400, 50, "nfa"), (1200, 13, "dfa32"), (40, 6, "dfa16")]
+            [(400, 50, "sparse"), (1200, 13, "sparse"), (40, 6, "dfa16")]
         {
             let patterns: Vec<Vec<u8>> = (0..count)
                 .map(|i| {
@@ -1582,8 +1841,7 @@ mod tests {
             let patterns = globs(&patterns);
             let engine = PrefixEngine::new(&patterns).unwrap();
             let got = match engine.tails[0].ac {
-                Some(Ac::Nfa(_)) => "nfa",
-                Some(Ac::Dfa32(_)) => "dfa32",
+                Some(Ac::Sparse(_)) => "sparse",
                 Some(Ac::Dfa16(_)) => "dfa16",
                 None => "direct",
             };
@@ -1622,10 +1880,12 @@ mod tests {
     /// checked by a stamp from four billion scans ago.
     #[test]
     fn stamps_survive_the_scan_count_wrapping() {
-        // Enough tails under `/` for an automaton, two with two literals.
+        // Enough tails under `/` for an automaton, two with two literals
+        // (and different first ones: tails that share it are a group,
+        // with one stamp).
         let mut p: Vec<String> = (0..12).map(|i| format!("/*q{i}")).collect();
         p.push("/*a*b".into());
-        p.push("/*a*c".into());
+        p.push("/*x*c".into());
         let p: Vec<&str> = p.iter().map(String::as_str).collect();
         let e = engine(&p);
         let mut cache = PrefixCache::default();
