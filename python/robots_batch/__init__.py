@@ -110,6 +110,14 @@ def _record_batch(columns: list, table: bool) -> Any:
     return pa.RecordBatch.from_arrays(arrays, names=names)
 
 
+def _is_stream_only(obj: Any) -> bool:
+    """True for an object that speaks the Arrow C stream protocol but not
+    the array one, as Polars Series and DuckDB relations do."""
+    return hasattr(obj, "__arrow_c_stream__") and not hasattr(
+        obj, "__arrow_c_array__"
+    )
+
+
 def _evaluate(evaluate: Any, urls: Any, column: str, explain: bool) -> Any:
     """Runs an Arrow evaluation over an array, a chunked array, a record
     batch or a table (of which ``column`` holds the URLs)."""
@@ -117,6 +125,15 @@ def _evaluate(evaluate: Any, urls: Any, column: str, explain: bool) -> Any:
 
     if isinstance(urls, (pa.RecordBatch, pa.Table)):
         urls = urls.column(column)
+    elif _is_stream_only(urls):
+        # A stream of arrays (a Polars Series) or of record batches (a
+        # Polars DataFrame, a DuckDB relation), read into a chunked array.
+        urls = pa.chunked_array(urls)
+        if pa.types.is_struct(urls.type):
+            field = urls.type.field(column)
+            urls = pa.chunked_array(
+                [chunk.field(column) for chunk in urls.chunks], type=field.type
+            )
     elif isinstance(urls, (list, tuple)):
         urls = pa.array(urls, type=pa.binary() if any(
             isinstance(u, bytes) for u in urls) else pa.string())

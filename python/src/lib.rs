@@ -160,7 +160,8 @@ impl<'a> ArrowUrls<'a> {
 }
 
 /// Imports an array from an object that speaks the Arrow PyCapsule
-/// protocol (`__arrow_c_array__`: a pyarrow Array, a polars Series...).
+/// array protocol (`__arrow_c_array__`: a pyarrow Array); streams (a
+/// Polars Series) are read into chunks by the Python layer first.
 fn import_array(obj: &Bound<'_, PyAny>) -> PyResult<ArrayRef> {
     if !obj.hasattr("__arrow_c_array__")? {
         return Err(PyTypeError::new_err(format!(

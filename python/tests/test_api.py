@@ -169,6 +169,36 @@ def test_agents_the_command_warns_about_warn_here_too():
         Matcher(ROBOTS, ["GPTBot", "*"])
 
 
+class StreamOnly:
+    """Speaks the Arrow C stream protocol and nothing else, as a Polars
+    Series or a DuckDB relation does."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def __arrow_c_stream__(self, requested_schema=None):
+        return self.inner.__arrow_c_stream__(requested_schema)
+
+
+def test_evaluate_takes_arrow_streams():
+    m = Matcher(ROBOTS, ["GPTBot", "*"])
+    chunks = pa.chunked_array([pa.array(URLS[:2]), pa.array(URLS[2:])])
+    want = m.evaluate(pa.array(URLS))
+    for stream in (StreamOnly(chunks), StreamOnly(pa.table({"url": URLS, "n": range(len(URLS))}))):
+        got = m.evaluate(stream)
+        assert isinstance(got, pa.Table)
+        assert got.to_pylist() == want.to_pylist()
+
+
+def test_evaluate_takes_a_polars_series():
+    pl = pytest.importorskip("polars", reason="polars is not installed")
+    m = Matcher(ROBOTS, "GPTBot")
+    got = m.evaluate(pl.Series("url", URLS))
+    assert got.column("verdict").to_pylist() == m.verdicts(URLS)
+    got = m.evaluate(pl.DataFrame({"url": URLS}))
+    assert got.column("verdict").to_pylist() == m.verdicts(URLS)
+
+
 def test_bad_input_is_a_clear_error():
     with pytest.raises(TypeError, match="bytes or str"):
         Matcher(12)
