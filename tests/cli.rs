@@ -941,6 +941,30 @@ rbtest!(dash_is_standard_input, |dir: Dir, _: TestCommand| {
         .stdin("GPTBot\nCCBot\n")
         .stdout();
     eqnice!(want, got);
+    // A crawl index from standard input.
+    dir.create_dir("none");
+    let index = "{\"url\": \"https://www.example.com/robots.txt\", \
+                 \"status\": 200, \"body\": \"User-agent: *\\nDisallow: /cart/\\n\"}\n";
+    dir.create("index.jsonl", index);
+    let crawl = ["crawl", "--explain", "urls.txt"];
+    let want = dir
+        .command()
+        .args(crawl)
+        .args(["--robots-index", "index.jsonl"])
+        .stdout();
+    assert!(want.contains(",disallowed,rule,"), "{want}");
+    let got = dir
+        .command()
+        .args(crawl)
+        .args(["--robots-index", "-"])
+        .stdin(index)
+        .stdout();
+    eqnice!(want, got);
+    let err = dir
+        .command()
+        .args(["crawl", "--robots-index", "-", "-"])
+        .assert_error();
+    assert!(err.contains("only one of URLS and the --robots-index"), "{err}");
     for args in [
         &["-", "-"][..],
         &["--agents-file", "-", "-", "urls.txt"],

@@ -92,7 +92,8 @@ pub struct CrawlArgs {
     #[arg(long, value_name = "DIR")]
     pub robots_dir: Vec<PathBuf>,
 
-    /// A JSON Lines index of robots.txt fetches (gzip allowed).
+    /// A JSON Lines index of robots.txt fetches (gzip allowed; `-` reads
+    /// standard input).
     #[arg(long, value_name = "FILE")]
     pub robots_index: Vec<PathBuf>,
 

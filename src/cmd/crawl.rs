@@ -21,6 +21,16 @@ use crate::cli::{open_output, AssumeArg, CrawlArgs, MissingArg};
 /// Reads the fetches, then judges every line of the input.
 pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
+    let stdin = std::iter::once(&args.urls)
+        .chain(&args.robots_index)
+        .filter(|path| path.as_os_str() == "-")
+        .count();
+    if stdin > 1 {
+        anyhow::bail!(
+            "only one of URLS and the --robots-index files can be standard \
+             input (-)"
+        );
+    }
     let mut batch = BatchBuilder::new();
     batch.threads(args.threads.unwrap_or(0));
     if let Some(bytes) = args.chunk_size {
@@ -36,7 +46,11 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
             log::debug!("{n} robots.txt files in {}", dir.display());
         }
         for index in &args.robots_index {
-            let n = fetches.read_index(index)?;
+            let n = if index.as_os_str() == "-" {
+                fetches.read_index_from(io::stdin().lock(), index)?
+            } else {
+                fetches.read_index(index)?
+            };
             log::debug!("{n} fetches in {}", index.display());
         }
         for warc in &args.robots_warc {

@@ -3,7 +3,7 @@
 //! Lines index, and WARC files.
 
 use std::fs::{self, File};
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufReader, Read};
 use std::path::Path;
 
 use super::jsonl;
@@ -302,7 +302,20 @@ impl FetchSet {
     /// `body_base64`, and `location` for redirects. Empty lines are
     /// skipped. Returns how many fetches were read.
     pub fn read_index(&mut self, path: &Path) -> io::Result<usize> {
-        let rdr = open_maybe_gzip(path)?;
+        let file =
+            File::open(path).map_err(|e| with_path(e, path, "cannot open"))?;
+        self.read_index_from(file, path)
+    }
+
+    /// [`FetchSet::read_index`] from any reader (standard input, say),
+    /// named `path` in errors.
+    pub fn read_index_from<R: Read>(
+        &mut self,
+        rdr: R,
+        path: &Path,
+    ) -> io::Result<usize> {
+        let rdr =
+            maybe_gzip(rdr).map_err(|e| with_path(e, path, "cannot read"))?;
         let mut n = 0;
         let mut index = jsonl::Index::new(BufReader::new(rdr), self.max_body);
         while let Some((number, line)) =
@@ -369,10 +382,24 @@ fn path_and_query(rest: &str) -> std::borrow::Cow<'_, str> {
 fn open_maybe_gzip(path: &Path) -> io::Result<Box<dyn Read>> {
     let file =
         File::open(path).map_err(|e| with_path(e, path, "cannot open"))?;
-    let mut rdr = BufReader::new(file);
-    let head =
-        rdr.fill_buf().map_err(|e| with_path(e, path, "cannot read"))?;
-    if head.starts_with(&[0x1f, 0x8b]) {
+    maybe_gzip(file).map_err(|e| with_path(e, path, "cannot read"))
+}
+
+/// `rdr`, decompressed when its first two bytes are gzip's magic bytes
+/// (read one by one if need be: a pipe may hand over a single byte).
+fn maybe_gzip<'r, R: Read + 'r>(mut rdr: R) -> io::Result<Box<dyn Read + 'r>> {
+    let mut head = [0u8; 2];
+    let mut n = 0;
+    while n < head.len() {
+        match rdr.read(&mut head[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let rdr = BufReader::new(io::Cursor::new(head).take(n as u64).chain(rdr));
+    if head[..n] == [0x1f, 0x8b] {
         Ok(Box::new(flate2::bufread::MultiGzDecoder::new(rdr)))
     } else {
         Ok(Box::new(rdr))
