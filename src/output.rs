@@ -763,18 +763,38 @@ pub struct CountRender<'a> {
     local: Vec<u64>,
 }
 
+/// A verdict's counter among a matcher's three in [`Counts`].
+pub(crate) fn slot(allowed: Option<bool>) -> usize {
+    match allowed {
+        Some(true) => 0,
+        Some(false) => 1,
+        None => 2,
+    }
+}
+
 /// The counters of [`CountRender`]s.
 #[derive(Debug)]
 pub struct Counts {
-    /// `[allowed, disallowed]` per matcher, then the lines that every
-    /// matcher allows.
+    /// `[allowed, disallowed, unknown]` per matcher (or crawl-mode agent),
+    /// then the lines that every matcher allows.
     counts: Vec<AtomicU64>,
 }
 
 impl Counts {
     /// Counters for `matchers` matchers, all zero.
     pub fn new(matchers: usize) -> Counts {
-        Counts { counts: (0..2 * matchers + 1).map(|_| 0.into()).collect() }
+        Counts { counts: (0..3 * matchers + 1).map(|_| 0.into()).collect() }
+    }
+
+    /// Adds `n` verdicts of the matcher `i`: allowed, disallowed or (crawl
+    /// mode) unknown.
+    pub fn add(&self, i: usize, allowed: Option<bool>, n: u64) {
+        self.counts[3 * i + slot(allowed)].fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Unknown verdicts of the agent `i` (crawl mode).
+    pub fn unknown(&self, i: usize) -> u64 {
+        self.counts[3 * i + 2].load(Ordering::Relaxed)
     }
 
     /// A renderer adding to these counters.
@@ -784,12 +804,12 @@ impl Counts {
 
     /// Allowed verdicts of the matcher `i`.
     pub fn allowed(&self, i: usize) -> u64 {
-        self.counts[2 * i].load(Ordering::Relaxed)
+        self.counts[3 * i].load(Ordering::Relaxed)
     }
 
     /// Disallowed verdicts of the matcher `i`.
     pub fn disallowed(&self, i: usize) -> u64 {
-        self.counts[2 * i + 1].load(Ordering::Relaxed)
+        self.counts[3 * i + 1].load(Ordering::Relaxed)
     }
 
     /// Lines allowed by every matcher.
@@ -804,7 +824,7 @@ impl Render for CountRender<'_> {
         let mut all = true;
         for (i, v) in verdicts.iter().enumerate() {
             all &= v.is_allowed();
-            self.local[2 * i + usize::from(!v.is_allowed())] += 1;
+            self.local[3 * i + slot(Some(v.is_allowed()))] += 1;
         }
         *self.local.last_mut().expect("never empty") += u64::from(all);
         Ok(())

@@ -1738,3 +1738,30 @@ fn huge_bodies_are_cut_at_the_parse_limit_in_every_source() {
         "{err}"
     );
 }
+
+// --stats counts each agent's verdicts in crawl mode too, unknown apart.
+rbtest!(crawl_stats_per_agent, |dir: Dir, _: TestCommand| {
+    dir.create_dir("robots");
+    dir.create(
+        "robots/a.com.txt",
+        "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n",
+    );
+    dir.create("urls.txt", "http://a.com/x\nhttp://a.com/y\nhttp://b.com/z\n");
+    let out = dir
+        .command()
+        .args(["crawl", "--robots-dir", "robots", "--stats"])
+        .args(["-a", "GPTBot,CCBot", "urls.txt"])
+        .output();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 3, "{stderr}");
+    assert!(lines[0].starts_with("robots-batch: 3 lines, "), "{stderr}");
+    eqnice!(
+        "robots-batch:   GPTBot: 0 allowed, 2 disallowed, 1 unknown",
+        lines[1].to_string()
+    );
+    eqnice!(
+        "robots-batch:   CCBot: 1 allowed, 1 disallowed, 1 unknown",
+        lines[2].to_string()
+    );
+});

@@ -336,8 +336,8 @@ pub(crate) fn warn_cut_lines(stats: &Stats) {
 
 /// Prints the counts of a run and its throughput to standard error: one
 /// line of text, or one JSON object. `per_agent`, with several agents,
-/// gives each agent's counts; without it the run's totals are one agent's
-/// (or, in crawl mode, summed over the agents).
+/// gives each agent's counts; without it the run's totals are the one
+/// agent's.
 pub(crate) fn print_stats(
     format: StatsFormat,
     stats: &Stats,
@@ -345,11 +345,14 @@ pub(crate) fn print_stats(
     per_agent: Option<(&[String], &Counts)>,
 ) {
     let secs = elapsed.as_secs_f64().max(1e-9);
-    let agents: Vec<(&str, u64, u64)> = per_agent.map_or(vec![], |(a, c)| {
-        let each = a.iter().enumerate();
-        each.map(|(i, a)| (a.as_str(), c.allowed(i), c.disallowed(i)))
+    let agents: Vec<(&str, u64, u64, u64)> =
+        per_agent.map_or(vec![], |(a, c)| {
+            let each = a.iter().enumerate();
+            each.map(|(i, a)| {
+                (a.as_str(), c.allowed(i), c.disallowed(i), c.unknown(i))
+            })
             .collect()
-    });
+        });
     if format == StatsFormat::Json {
         let mut object = serde_json::json!({
             "lines": stats.lines(),
@@ -363,13 +366,15 @@ pub(crate) fn print_stats(
             "cut_lines": stats.cut_lines(),
         });
         if per_agent.is_some() {
-            let agents = agents.iter().map(|&(agent, allowed, disallowed)| {
-                serde_json::json!({
-                    "agent": agent,
-                    "allowed": allowed,
-                    "disallowed": disallowed,
-                })
-            });
+            let agents =
+                agents.iter().map(|&(agent, allowed, disallowed, unknown)| {
+                    serde_json::json!({
+                        "agent": agent,
+                        "allowed": allowed,
+                        "disallowed": disallowed,
+                        "unknown": unknown,
+                    })
+                });
             object["agents"] = agents.collect();
         }
         crate::cli::emit_raw(format_args!("{object}"));
@@ -398,8 +403,14 @@ pub(crate) fn print_stats(
         stats.lines() as f64 / secs,
         stats.bytes() as f64 / secs / 1e6,
     );
-    for (agent, allowed, disallowed) in agents {
-        message!("  {agent}: {allowed} allowed, {disallowed} disallowed");
+    for (agent, allowed, disallowed, unknown) in agents {
+        let unknown = match unknown {
+            0 => String::new(),
+            n => format!(", {n} unknown"),
+        };
+        message!(
+            "  {agent}: {allowed} allowed, {disallowed} disallowed{unknown}"
+        );
     }
 }
 

@@ -9,7 +9,9 @@ use super::{
 };
 use crate::batch::{for_each_line, ChunkWorker, Stats};
 use crate::matcher::Reason;
-use crate::output::{push_field, push_json_string, separator, Format};
+use crate::output::{
+    push_field, push_json_string, separator, slot, Counts, Format,
+};
 
 /// Lines of a chunk are judged in input order when they come in runs of
 /// this many lines needing the same matchers on average, else sorted by
@@ -49,6 +51,10 @@ pub struct CrawlWorker<'j> {
     /// the range of its text in `texts`.
     rules: Vec<Option<(u32, usize, usize)>>,
     texts: Vec<u8>,
+    /// With `--stats` for several agents: the shared counters, and this
+    /// worker's counts (allowed, disallowed, unknown per agent) until the
+    /// chunk ends.
+    tally: Option<(&'j Counts, Vec<u64>)>,
 }
 
 impl<'j> CrawlWorker<'j> {
@@ -62,6 +68,7 @@ impl<'j> CrawlWorker<'j> {
             judge,
             format,
             explain,
+            tally: None,
             scratch: judge.scratch(),
             key: vec![],
             lines: vec![],
@@ -71,6 +78,14 @@ impl<'j> CrawlWorker<'j> {
             rules: vec![],
             texts: vec![],
         }
+    }
+
+    /// Counts each agent's verdicts into `counts` too (`--stats` with
+    /// several agents), chunk by chunk.
+    pub fn tally(mut self, counts: &'j Counts) -> CrawlWorker<'j> {
+        let n = self.judge.agents().len();
+        self.tally = Some((counts, vec![0; 3 * n]));
+        self
     }
 
     /// The header row (empty for JSON Lines, which has none).
@@ -272,10 +287,22 @@ impl ChunkWorker for CrawlWorker<'_> {
         out.clear();
         for (i, &(start, end, _)) in self.lines.iter().enumerate() {
             stats.count_line();
-            for v in &self.verdicts[i * n..(i + 1) * n] {
+            for (a, v) in self.verdicts[i * n..(i + 1) * n].iter().enumerate()
+            {
                 stats.count_verdict(v.allowed());
+                if let Some((_, ref mut local)) = self.tally {
+                    local[3 * a + slot(v.allowed())] += 1;
+                }
             }
             self.render(out, &chunk[start..end], i);
+        }
+        if let Some((counts, ref mut local)) = self.tally {
+            for (a, each) in local.chunks_exact_mut(3).enumerate() {
+                let kinds = [Some(true), Some(false), None];
+                for (count, allowed) in each.iter_mut().zip(kinds) {
+                    counts.add(a, allowed, std::mem::take(count));
+                }
+            }
         }
         Ok(stats)
     }
