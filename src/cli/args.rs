@@ -242,6 +242,43 @@ pub struct Args {
     #[arg(long)]
     pub no_header: bool,
 
+    #[command(flatten)]
+    pub report: Report,
+
+    /// Cut the input into chunks of about BYTES bytes (for tests).
+    #[arg(long, value_name = "BYTES", hide = true)]
+    pub chunk_size: Option<usize>,
+}
+
+/// The built-in agent lists.
+#[derive(Clone, Copy, Debug, Eq, PartialEq, ValueEnum)]
+pub enum AgentList {
+    /// The well-known AI crawlers.
+    Ai,
+}
+
+/// `--layout`.
+#[derive(Clone, Copy, Debug, Eq, PartialEq, ValueEnum)]
+pub enum LayoutArg {
+    /// One row per URL, one column per agent.
+    Wide,
+    /// One row per URL and agent.
+    Long,
+}
+
+/// `--emit`.
+#[derive(Clone, Copy, Debug, Eq, PartialEq, ValueEnum)]
+pub enum EmitArg {
+    /// The URLs every agent may fetch.
+    Allowed,
+    /// The URLs some agent may not fetch.
+    Disallowed,
+}
+
+/// Where a run's rows go and what it says of itself on standard error:
+/// the flags the default command and `crawl` share.
+#[derive(Debug, clap::Args)]
+pub struct Report {
     /// Write the rows to FILE instead of standard output.
     ///
     /// FILE is created or truncated once the inputs are open; it may not be
@@ -272,35 +309,6 @@ pub struct Args {
         default_missing_value = "human"
     )]
     pub stats: Option<StatsFormat>,
-
-    /// Cut the input into chunks of about BYTES bytes (for tests).
-    #[arg(long, value_name = "BYTES", hide = true)]
-    pub chunk_size: Option<usize>,
-}
-
-/// The built-in agent lists.
-#[derive(Clone, Copy, Debug, Eq, PartialEq, ValueEnum)]
-pub enum AgentList {
-    /// The well-known AI crawlers.
-    Ai,
-}
-
-/// `--layout`.
-#[derive(Clone, Copy, Debug, Eq, PartialEq, ValueEnum)]
-pub enum LayoutArg {
-    /// One row per URL, one column per agent.
-    Wide,
-    /// One row per URL and agent.
-    Long,
-}
-
-/// `--emit`.
-#[derive(Clone, Copy, Debug, Eq, PartialEq, ValueEnum)]
-pub enum EmitArg {
-    /// The URLs every agent may fetch.
-    Allowed,
-    /// The URLs some agent may not fetch.
-    Disallowed,
 }
 
 /// `--progress`.

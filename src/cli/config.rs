@@ -197,10 +197,10 @@ impl Config {
             input,
             output,
             header: !args.no_header,
-            progress: args.progress,
-            output_file: args.output,
+            progress: args.report.progress,
+            output_file: args.report.output,
             robots: args.robots,
-            stats: args.stats,
+            stats: args.report.stats,
         })
     }
 }

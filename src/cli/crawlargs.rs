@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Parser, ValueEnum};
 use robots_batch::{Dialect, EngineKind, DEFAULT_MAX_ROBOTS_BYTES};
 
-use super::args::{FormatArg, ProgressWhen, StatsFormat};
+use super::args::{FormatArg, Report};
 
 const CRAWL_AFTER_HELP: &str = "\
 ROBOTS.TXT SOURCES (at least one; all may be combined):
@@ -199,33 +199,8 @@ pub struct CrawlArgs {
     #[arg(long)]
     pub no_header: bool,
 
-    /// Write the rows to FILE instead of standard output.
-    ///
-    /// FILE is created or truncated once the inputs are open; it may not be
-    /// one of them.
-    #[arg(short = 'o', long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
-
-    /// When to show a progress bar on standard error: auto, always or
-    /// never.
-    ///
-    /// A bar appears once a run has taken a second, and only on a terminal.
-    /// auto (the default): when standard error is a terminal and standard
-    /// output is not (rows scrolling past would tear the bar); always:
-    /// whenever standard error is a terminal; never: not at all.
-    #[arg(long, value_name = "WHEN", default_value = "auto")]
-    pub progress: ProgressWhen,
-
-    /// Print counts and throughput to standard error at the end, as text
-    /// (`--stats`) or as one JSON object (`--stats=json`).
-    #[arg(
-        long,
-        value_name = "FORMAT",
-        num_args = 0..=1,
-        require_equals = true,
-        default_missing_value = "human"
-    )]
-    pub stats: Option<StatsFormat>,
+    #[command(flatten)]
+    pub report: Report,
 
     /// Cut the input into chunks of about BYTES bytes (for tests).
     #[arg(long, value_name = "BYTES", hide = true)]

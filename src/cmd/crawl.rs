@@ -129,14 +129,15 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
         .chain(sources)
         .map(|p| p.as_path())
         .collect();
-    let rows_to_terminal = args.output.is_none() && io::stdout().is_terminal();
-    let mut stdout = open_output(args.output.as_deref(), &inputs)?;
+    let rows_to_terminal =
+        args.report.output.is_none() && io::stdout().is_terminal();
+    let mut stdout = open_output(args.report.output.as_deref(), &inputs)?;
     if !args.no_header {
         let header = CrawlWorker::header(&judge, format, args.explain);
         stdout.write_all(&header).context("failed to write output")?;
     }
     let mut progress =
-        Progress::new(start, total, args.progress, rows_to_terminal);
+        Progress::new(start, total, args.report.progress, rows_to_terminal);
     let mut write_failed = false;
     let sink = |rendered: &[u8], total: &Stats| -> io::Result<()> {
         if let Err(err) = stdout.write_all(rendered) {
@@ -147,7 +148,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
         Ok(())
     };
     let agents = judge.agents().to_vec();
-    let several = args.stats.is_some() && agents.len() > 1;
+    let several = args.report.stats.is_some() && agents.len() > 1;
     let counts = Counts::new(agents.len());
     let new_worker = || {
         let worker = CrawlWorker::new(&judge, format, args.explain);
@@ -165,7 +166,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     let stats = result.map_err(|err| run_error(err, write_failed, &name))?;
     warn_cut_lines(&stats);
     stdout.flush().context("failed to write output")?;
-    if let Some(format) = args.stats {
+    if let Some(format) = args.report.stats {
         let per_agent = several.then_some((&agents[..], &counts));
         print_stats(format, &stats, start.elapsed(), per_agent);
     }
