@@ -39,6 +39,7 @@ assert_eq!(verdict("/relative"), "unknown no-host");
 ```
 */
 
+mod fetch;
 mod jsonl;
 mod origin;
 mod reference;
@@ -50,8 +51,9 @@ use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+pub use self::fetch::Fetch;
 pub use self::origin::{Origin, Scheme};
-pub use self::source::{Fetch, FetchSet};
+pub use self::source::FetchSet;
 pub use self::worker::CrawlWorker;
 
 use self::origin::origin_key;
