@@ -12,6 +12,7 @@ mod firsts;
 mod lazy;
 mod naive;
 mod nfa;
+mod pattern;
 mod prefix;
 mod scan;
 

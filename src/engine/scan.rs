@@ -14,7 +14,7 @@
 //! one). Each literal is searched once, so a path costs time linear in
 //! its length for each pattern.
 
-use super::prefix::{canonical_tail, follows, split, Bare, Rest};
+use super::pattern::{canonical_tail, follows, split, Bare, Rest};
 use super::{Pattern, NONE};
 use crate::swar::word_and_mask;
 
