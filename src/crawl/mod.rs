@@ -238,7 +238,7 @@ pub struct CrawlJudge {
     agents: Vec<String>,
     dialect: Dialect,
     cache: Mutex<Cache<usize>>,
-    shared: Option<(Arc<MatcherCache>, Vec<u8>)>,
+    shared: Option<(Arc<MatcherCache>, Arc<Settings>)>,
     /// URLs an origin's rules judge with the `scan` engine before they
     /// are compiled with the builder's; 0 to compile at once.
     compile_after: usize,
@@ -383,18 +383,13 @@ impl CrawlJudge {
         mut self,
         cache: Arc<MatcherCache>,
     ) -> CrawlJudge {
-        // The key's prefix: everything besides the body that the matchers
-        // depend on. Debug output escapes every byte an agent may hold.
-        let config = format!(
-            "{:?}|{:?}|{}|{:?}",
-            self.agents,
-            self.dialect,
-            self.policy.max_robots_bytes,
-            self.builder
-        );
-        let mut prefix = (config.len() as u64).to_le_bytes().to_vec();
-        prefix.extend_from_slice(config.as_bytes());
-        self.shared = Some((cache, prefix));
+        let settings = Settings {
+            agents: self.agents.clone(),
+            dialect: self.dialect,
+            max_robots_bytes: self.policy.max_robots_bytes,
+            builder: self.builder.clone(),
+        };
+        self.shared = Some((cache, Arc::new(settings)));
         self
     }
 
@@ -572,7 +567,7 @@ impl CrawlJudge {
         &self,
         index: usize,
         entry: &Entry,
-        key: Option<(&MatcherCache, Arc<[u8]>)>,
+        key: Option<(&MatcherCache, SharedKey)>,
     ) {
         self.lock().insert(index, entry.clone());
         if let Some((cache, key)) = key {
@@ -581,13 +576,13 @@ impl CrawlJudge {
     }
 
     /// The key of the fetch at `index` in the shared cache, if any.
-    fn shared_key(&self, index: usize) -> Option<(&MatcherCache, Arc<[u8]>)> {
-        let (cache, prefix) = self.shared.as_ref()?;
-        let body = self.body(index);
-        let mut key = Vec::with_capacity(prefix.len() + body.len());
-        key.extend_from_slice(prefix);
-        key.extend_from_slice(body);
-        Some((cache, Arc::from(key)))
+    fn shared_key(&self, index: usize) -> Option<(&MatcherCache, SharedKey)> {
+        let (cache, settings) = self.shared.as_ref()?;
+        let key = SharedKey {
+            settings: Arc::clone(settings),
+            body: Arc::from(self.body(index)),
+        };
+        Some((cache, key))
     }
 
     fn body(&self, index: usize) -> &[u8] {
@@ -698,7 +693,25 @@ fn resolve(
 /// Bounded in bytes (bodies and matchers): the oldest insertions go first.
 #[derive(Debug)]
 pub struct MatcherCache {
-    inner: Mutex<Cache<Arc<[u8]>>>,
+    inner: Mutex<Cache<SharedKey>>,
+}
+
+/// Everything besides the body that a fetch's matchers depend on. The
+/// builder is compared whole, so that a setting added to it joins the key.
+#[derive(Debug, Eq, Hash, PartialEq)]
+struct Settings {
+    agents: Vec<String>,
+    dialect: Dialect,
+    max_robots_bytes: usize,
+    builder: MatcherBuilder,
+}
+
+/// The key of a fetch's matchers in a [`MatcherCache`]: the judge's
+/// settings (shared by all its keys) and the robots.txt body.
+#[derive(Clone, Debug, Eq, Hash, PartialEq)]
+struct SharedKey {
+    settings: Arc<Settings>,
+    body: Arc<[u8]>,
 }
 
 /// A fetch's matchers (one per agent) and the bytes they account for.
@@ -740,16 +753,16 @@ impl MatcherCache {
         self.lock().bytes
     }
 
-    fn get(&self, key: &[u8]) -> Option<Entry> {
+    fn get(&self, key: &SharedKey) -> Option<Entry> {
         self.lock().map.get(key).cloned()
     }
 
-    fn insert(&self, key: Arc<[u8]>, mut entry: Entry) {
-        entry.bytes += key.len();
+    fn insert(&self, key: SharedKey, mut entry: Entry) {
+        entry.bytes += key.body.len();
         self.lock().insert(key, entry);
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Cache<Arc<[u8]>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Cache<SharedKey>> {
         // N.B. Every update leaves the cache consistent, so a panic while
         // the lock was held does not matter.
         self.inner.lock().unwrap_or_else(|e| e.into_inner())

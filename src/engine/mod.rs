@@ -158,7 +158,7 @@ impl FromStr for EngineKind {
 
 /// Size limits of compilation. Every one is bounded: a hostile robots.txt
 /// can make compilation give up on the dense DFA, never run unbounded.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
 pub(crate) struct Limits {
     pub(crate) nfa_bytes: usize,
     pub(crate) dense_bytes: usize,
