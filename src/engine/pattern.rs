@@ -1,11 +1,58 @@
-//! How a pattern splits into a literal prefix and a wildcard tail, and how
-//! a tail's literals are found in a path: what the `dfa` and `scan`
-//! engines share.
+//! The patterns the engines are built from: how one's bytes are read, how
+//! it splits into a literal prefix and a wildcard tail, and how a tail's
+//! literals are found in a path (what the `dfa` and `scan` engines share).
 
 use memchr::memmem;
 use std::borrow::Cow;
 
-use super::{Pattern, Syntax};
+/// How a pattern's bytes are read.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub(crate) enum Syntax {
+    /// `*` matches any run of bytes; a final `$` anchors at the end of the
+    /// path; every other byte is itself.
+    Glob,
+    /// Every byte is itself (the older standards have no wildcards).
+    Literal,
+}
+
+/// One pattern for an engine: it matches a path when it matches a prefix of
+/// it.
+///
+/// PERF: the bytes are borrowed from the rules where they can be: an owned
+/// copy per rule was a tenth of building a matcher for a crawl log's host.
+#[derive(Clone, Debug)]
+pub(crate) struct Pattern<'a> {
+    pub(crate) bytes: Cow<'a, [u8]>,
+    pub(crate) syntax: Syntax,
+}
+
+impl Pattern<'_> {
+    /// The same pattern, owning its bytes.
+    pub(crate) fn into_owned(self) -> Pattern<'static> {
+        Pattern {
+            bytes: Cow::Owned(self.bytes.into_owned()),
+            syntax: self.syntax,
+        }
+    }
+
+    /// The pattern split into its literal pieces (separated by `*` when the
+    /// syntax is glob) and whether it ends with the `$` anchor.
+    pub(crate) fn pieces(&self) -> (Vec<&[u8]>, bool) {
+        match self.syntax {
+            Syntax::Literal => (vec![&self.bytes[..]], false),
+            Syntax::Glob => {
+                let (body, anchored) = match self.bytes.split_last() {
+                    Some((b'$', body)) => (body, true),
+                    _ => (&self.bytes[..], false),
+                };
+                (body.split(|&b| b == b'*').collect(), anchored)
+            }
+        }
+    }
+}
+
+/// The value of "no pattern matched" in engine tables.
+pub(crate) const NONE: u32 = u32::MAX;
 
 pub(super) enum Rest<'a> {
     /// The pattern is its prefix: it matches every path that starts so.

@@ -22,8 +22,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::firsts::{Firsts, FirstsDfa, Sparse, State};
-use super::pattern::{follows, split, Rest};
-use super::{Pattern, Syntax, NONE};
+use super::pattern::{follows, split, Pattern, Rest, Syntax, NONE};
 use crate::swar::equal;
 
 /// A node of the trie as a scan reads it.
