@@ -7,10 +7,10 @@ use std::io::{self, BufReader, Read};
 use std::path::Path;
 
 use super::fetch::Fetch;
+use super::hash::HashMap;
 use super::jsonl;
 use super::origin::{host_key, origin_key, Origin};
 use super::warc;
-use super::HashMap;
 use crate::robots::DEFAULT_MAX_ROBOTS_BYTES;
 
 /// The fetches of a run: robots.txt fetches by origin (from an index or
