@@ -5,8 +5,9 @@ use std::str::FromStr;
 
 use crate::error::{Error, ErrorKind};
 use crate::path::{
-    needs_normalizing, normalize_path, normalize_rfc9309_short, scan_path,
-    ShortPath, UrlPath,
+    decode_draft1996, escape_google, normalize_rfc9309,
+    normalize_rfc9309_path, normalize_rfc9309_short, scan_path, Role,
+    ShortPath, UrlPath, SPECIAL_PERCENT, SPECIAL_RFC9309,
 };
 
 /// A way of reading robots.txt: which groups apply, how patterns and paths
@@ -104,6 +105,52 @@ impl Dialect {
         }
         normalize_path(self, path.rest, buf);
         buf
+    }
+}
+
+/// Whether a path whose special bytes are `flags` (see [`scan_path`])
+/// needs rewriting in `dialect` before it can be matched.
+#[inline]
+pub(crate) fn needs_normalizing(dialect: Dialect, flags: u8) -> bool {
+    match dialect {
+        Dialect::Google | Dialect::Orig1994 => false,
+        Dialect::Rfc9309 => flags & (SPECIAL_PERCENT | SPECIAL_RFC9309) != 0,
+        Dialect::Draft1996 => flags & SPECIAL_PERCENT != 0,
+    }
+}
+
+/// Appends the normalised form of a URL path's bytes to `out`.
+pub(crate) fn normalize_path(
+    dialect: Dialect,
+    path: &[u8],
+    out: &mut Vec<u8>,
+) {
+    match dialect {
+        Dialect::Google | Dialect::Orig1994 => out.extend_from_slice(path),
+        Dialect::Rfc9309 => normalize_rfc9309_path(path, out),
+        Dialect::Draft1996 => decode_draft1996(path, out),
+    }
+}
+
+/// The form a rule's pattern takes in `dialect` before it is compiled.
+/// For RFC 9309 and Google its length is the rule's priority.
+pub fn normalize_pattern(dialect: Dialect, pattern: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(pattern.len());
+    push_normalized_pattern(dialect, pattern, &mut out);
+    out
+}
+
+/// Appends [`normalize_pattern`]'s result to `out`.
+pub(crate) fn push_normalized_pattern(
+    dialect: Dialect,
+    pattern: &[u8],
+    out: &mut Vec<u8>,
+) {
+    match dialect {
+        Dialect::Google => escape_google(pattern, out),
+        Dialect::Rfc9309 => normalize_rfc9309(pattern, Role::Pattern, out),
+        Dialect::Draft1996 => decode_draft1996(pattern, out),
+        Dialect::Orig1994 => out.extend_from_slice(pattern),
     }
 }
 

@@ -79,6 +79,7 @@ pub use crate::batch::{
     Stats, DEFAULT_CHUNK_SIZE, MAX_IN_FLIGHT_BYTES, MAX_LINE_BYTES,
     MAX_THREADS,
 };
+pub use crate::dialect::normalize_pattern;
 pub use crate::dialect::Dialect;
 pub use crate::engine::EngineKind;
 pub use crate::error::{Error, ErrorKind};
@@ -88,7 +89,7 @@ pub use crate::output::{
     CountRender, Counts, CsvRender, EmitRender, Format, Layout, Table,
     TableBuilder, TableRender, TallyRender,
 };
-pub use crate::path::{extract_path, normalize_pattern, UrlPath};
+pub use crate::path::{extract_path, UrlPath};
 pub use crate::robots::{
     Line, LineKind, Robots, Warning, WarningKind, DEFAULT_MAX_ROBOTS_BYTES,
     MAX_LINE_LEN,

@@ -83,7 +83,7 @@ pub struct Scratch {
 }
 
 /// Builds [`Matcher`]s. Every limit is bounded by default.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Eq, Hash, PartialEq)]
 pub struct MatcherBuilder {
     engine: EngineKind,
     limits: Limits,

@@ -1,7 +1,6 @@
 //! From a URL line to the string that rules are matched against, and the
-//! per-dialect normalisation of patterns and paths (contract section 3).
-
-use crate::dialect::Dialect;
+//! normalisers of patterns and paths (contract section 3); which one each
+//! dialect applies is chosen in `dialect.rs`.
 
 /// The path, params and query of a URL line, as a slice of it: the part
 /// from the first `/`, `?` or `;` after the authority to the first `#`.
@@ -90,17 +89,6 @@ static SPECIAL: [u8; 256] = {
     t
 };
 
-/// Whether a path whose special bytes are `flags` (see [`scan_path`])
-/// needs rewriting in `dialect` before it can be matched.
-#[inline]
-pub(crate) fn needs_normalizing(dialect: Dialect, flags: u8) -> bool {
-    match dialect {
-        Dialect::Google | Dialect::Orig1994 => false,
-        Dialect::Rfc9309 => flags & (SPECIAL_PERCENT | SPECIAL_RFC9309) != 0,
-        Dialect::Draft1996 => flags & SPECIAL_PERCENT != 0,
-    }
-}
-
 /// Where the path of `hay` (a line without its leading `//`) starts, or
 /// `None` when the path is `/`: there is no `/`, `?` or `;` after the
 /// scheme, or a `#` comes first.
@@ -184,19 +172,6 @@ pub(crate) struct ShortPath<'a> {
     pub(crate) specials: u64,
 }
 
-/// Appends the normalised form of a URL path's bytes to `out`.
-pub(crate) fn normalize_path(
-    dialect: Dialect,
-    path: &[u8],
-    out: &mut Vec<u8>,
-) {
-    match dialect {
-        Dialect::Google | Dialect::Orig1994 => out.extend_from_slice(path),
-        Dialect::Rfc9309 => normalize_rfc9309_path(path, out),
-        Dialect::Draft1996 => decode_draft1996(path, out),
-    }
-}
-
 /// [`normalize_rfc9309`] of a path, a byte at a time.
 ///
 /// PERF: a fifth of the URLs of the benchmarks hold escapes or bytes at
@@ -204,7 +179,7 @@ pub(crate) fn normalize_path(
 /// copy and its escape checks took 350 instructions a path, nearly a
 /// tenth of a run on ebay.com. A path is short: one pass with a table is
 /// cheaper.
-fn normalize_rfc9309_path(bytes: &[u8], out: &mut Vec<u8>) {
+pub(crate) fn normalize_rfc9309_path(bytes: &[u8], out: &mut Vec<u8>) {
     // Room for every byte escaped, and two more for the three bytes
     // written at once by `normalize_special`.
     let start = out.len();
@@ -343,30 +318,8 @@ static UNRESERVED: [bool; 256] = {
     t
 };
 
-/// The form a rule's pattern takes in `dialect` before it is compiled.
-/// For RFC 9309 and Google its length is the rule's priority.
-pub fn normalize_pattern(dialect: Dialect, pattern: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(pattern.len());
-    push_normalized_pattern(dialect, pattern, &mut out);
-    out
-}
-
-/// Appends [`normalize_pattern`]'s result to `out`.
-pub(crate) fn push_normalized_pattern(
-    dialect: Dialect,
-    pattern: &[u8],
-    out: &mut Vec<u8>,
-) {
-    match dialect {
-        Dialect::Google => escape_google(pattern, out),
-        Dialect::Rfc9309 => normalize_rfc9309(pattern, Role::Pattern, out),
-        Dialect::Draft1996 => decode_draft1996(pattern, out),
-        Dialect::Orig1994 => out.extend_from_slice(pattern),
-    }
-}
-
 #[derive(Clone, Copy, Eq, PartialEq)]
-enum Role {
+pub(crate) enum Role {
     Pattern,
     Path,
 }
@@ -404,7 +357,7 @@ const fn is_unreserved(b: u8) -> bool {
 
 /// Google's `MaybeEscapePattern`: bytes >= 0x80 become `%XX`, the hex
 /// digits of existing escapes are upper-cased, nothing else changes.
-fn escape_google(pattern: &[u8], out: &mut Vec<u8>) {
+pub(crate) fn escape_google(pattern: &[u8], out: &mut Vec<u8>) {
     let mut i = 0;
     while i < pattern.len() {
         let b = pattern[i];
@@ -426,7 +379,7 @@ fn escape_google(pattern: &[u8], out: &mut Vec<u8>) {
 /// unreserved characters are decoded, other escapes get upper-case hex. In
 /// a path `*` and `$` are spelled `%2A` and `%24` (section 2.2.3); in a
 /// pattern `*` stays the wildcard and only a final `$` stays the anchor.
-fn normalize_rfc9309(bytes: &[u8], role: Role, out: &mut Vec<u8>) {
+pub(crate) fn normalize_rfc9309(bytes: &[u8], role: Role, out: &mut Vec<u8>) {
     let mut i = 0;
     while i < bytes.len() {
         // Copy the run of bytes that stay as they are in one go.
@@ -469,7 +422,7 @@ fn normalize_rfc9309(bytes: &[u8], role: Role, out: &mut Vec<u8>) {
 /// comparison exact, `%` itself stays encoded: `%25` stays `%25`, and a
 /// `%` that starts no escape becomes `%25` (so `/100%` and `/100%25`
 /// still compare equal, as their octets do).
-fn decode_draft1996(bytes: &[u8], out: &mut Vec<u8>) {
+pub(crate) fn decode_draft1996(bytes: &[u8], out: &mut Vec<u8>) {
     let mut i = 0;
     while i < bytes.len() {
         match escape_at(bytes, i) {
@@ -500,6 +453,7 @@ fn decode_draft1996(bytes: &[u8], out: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dialect::{normalize_path, normalize_pattern, Dialect};
 
     #[test]
     fn paths() {

@@ -1,8 +1,8 @@
 //! Group selection: which rules of a robots.txt apply to an agent, in a
 //! dialect (contract sections 2, 5 and 6).
 
+use crate::dialect::push_normalized_pattern;
 use crate::dialect::Dialect;
-use crate::path::push_normalized_pattern;
 use crate::robots::{is_space, LineKind, Robots};
 
 /// One allow or disallow rule that applies to the agent.

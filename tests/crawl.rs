@@ -11,7 +11,7 @@ use robots_batch::crawl::{
     Assume, CrawlJudge, CrawlVerdict, Fetch, FetchPolicy, FetchSet,
     MatcherCache, Origin,
 };
-use robots_batch::{Dialect, Matcher, MatcherBuilder, Robots};
+use robots_batch::{Dialect, EngineKind, Matcher, MatcherBuilder, Robots};
 
 use crate::util::{Dir, TestCommand};
 
@@ -729,6 +729,38 @@ fn shared_cache_compiles_each_body_once_across_judges() {
         .with_shared_cache(tiny.clone());
     assert_eq!(judge_all(&judge, &urls), alone);
     assert!(tiny.is_empty());
+}
+
+/// Every setting a judge's matchers depend on is part of the shared cache's
+/// key: a judge that differs in one of them compiles its own.
+#[test]
+fn shared_cache_keys_every_setting() {
+    let cache = std::sync::Arc::new(MatcherCache::new(1 << 20));
+    let mut set = FetchSet::new();
+    set.insert_host("a.com", fetch(200, ROBOTS, None));
+    let urls = ["https://a.com/private/x"];
+    let agents = ["MyBot".to_string()];
+    let judge = |builder: MatcherBuilder, dialect, limit| {
+        let policy =
+            FetchPolicy { max_robots_bytes: limit, ..Default::default() };
+        let judge =
+            CrawlJudge::new(set.clone(), policy, builder, &agents, dialect)
+                .with_shared_cache(cache.clone());
+        judge_all(&judge, &urls);
+        cache.len()
+    };
+    let limit = FetchPolicy::default().max_robots_bytes;
+    assert_eq!(judge(MatcherBuilder::new(), Dialect::Rfc9309, limit), 1);
+    assert_eq!(judge(MatcherBuilder::new(), Dialect::Rfc9309, limit), 1);
+    assert_eq!(judge(MatcherBuilder::new(), Dialect::Google, limit), 2);
+    assert_eq!(judge(MatcherBuilder::new(), Dialect::Rfc9309, limit + 1), 3);
+    let mut nfa = MatcherBuilder::new();
+    nfa.nfa_size_limit(1 << 20);
+    assert_eq!(judge(nfa.clone(), Dialect::Rfc9309, limit), 4);
+    assert_eq!(judge(nfa, Dialect::Rfc9309, limit), 4);
+    let mut dense = MatcherBuilder::new();
+    dense.engine(EngineKind::Dense);
+    assert_eq!(judge(dense, Dialect::Rfc9309, limit), 5);
 }
 
 /// Rules whose verdicts depend on the wildcard tails and the `$` anchor, for

@@ -4,7 +4,9 @@
 use clap::{CommandFactory, Parser, ValueEnum};
 use clap_complete::Shell;
 
-use super::{Args, CheckArgs, CrawlArgs, LintArgs};
+use super::args::Args;
+use super::crawlargs::CrawlArgs;
+use super::subargs::{CheckArgs, LintArgs};
 
 /// Print shell completions or a man page for robots-batch.
 #[derive(Debug, Parser)]

@@ -8,7 +8,7 @@
 
 use std::io::{self, BufRead};
 
-use super::source::Fetch;
+use super::fetch::Fetch;
 
 /// The longest `url`, `location` or `date` value: no URL a robots.txt
 /// fetch needs comes near it.

@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::fmt;
 
-use super::HashMap;
+use super::hash::HashMap;
 
 /// The scheme of an origin. Only HTTP and HTTPS have robots.txt.
 #[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]

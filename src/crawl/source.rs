@@ -6,26 +6,12 @@ use std::fs::{self, File};
 use std::io::{self, BufReader, Read};
 use std::path::Path;
 
+use super::fetch::Fetch;
+use super::hash::HashMap;
 use super::jsonl;
 use super::origin::{host_key, origin_key, Origin};
 use super::warc;
-use super::HashMap;
 use crate::robots::DEFAULT_MAX_ROBOTS_BYTES;
-
-/// One robots.txt fetch: the HTTP status (0 when the host was
-/// unreachable), the body, and the redirect target for a 3xx.
-#[derive(Clone, Debug, Default, Eq, PartialEq)]
-pub struct Fetch {
-    /// The HTTP status code; 0 means no response at all.
-    pub status: u16,
-    /// The response body (the robots.txt itself for a 2xx).
-    pub body: Vec<u8>,
-    /// The `Location` of a redirect, as given (absolute or relative).
-    pub location: Option<String>,
-    /// When it was fetched (a WARC-Date, ISO 8601), if known: of two
-    /// fetches of one origin, the later one is kept.
-    pub date: Option<String>,
-}
 
 /// The fetches of a run: robots.txt fetches by origin (from an index or
 /// WARC files) and by host (from a directory, which says nothing of scheme

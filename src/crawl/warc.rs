@@ -12,8 +12,8 @@
 
 use std::io::{self, BufRead, BufReader, Read};
 
+use super::fetch::Fetch;
 use super::origin::Origin;
-use super::source::Fetch;
 
 /// The longest header line kept, of the WARC record or of the HTTP
 /// response; a longer WARC header line is an error, a longer HTTP header

@@ -3,10 +3,10 @@
 
 use std::io;
 
-use super::{
-    same_authority, CrawlJudge, CrawlReason, CrawlScratch, CrawlVerdict,
-    Located,
+use super::judge::{
+    CrawlJudge, CrawlReason, CrawlScratch, CrawlVerdict, Located,
 };
+use super::origin::same_authority;
 use crate::batch::{for_each_line, ChunkWorker, Stats};
 use crate::matcher::Reason;
 use crate::output::{

@@ -25,7 +25,8 @@ use regex_automata::util::primitives::StateID;
 use regex_automata::util::start;
 use regex_automata::{Anchored, MatchKind};
 
-use super::{Limits, Pattern, NONE};
+use super::limits::Limits;
+use super::pattern::{Pattern, NONE};
 
 #[derive(Clone, Copy, Debug)]
 struct StateInfo {

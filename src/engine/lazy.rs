@@ -12,7 +12,8 @@ use regex_automata::nfa::thompson::NFA;
 use regex_automata::util::start;
 use regex_automata::{Anchored, MatchKind};
 
-use super::{Limits, NONE};
+use super::limits::Limits;
+use super::pattern::NONE;
 
 #[derive(Clone, Debug)]
 pub(crate) struct LazyEngine {

@@ -10,12 +10,13 @@
 mod dense;
 mod firsts;
 mod lazy;
+mod limits;
 mod naive;
 mod nfa;
+mod pattern;
 mod prefix;
 mod scan;
 
-use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
@@ -23,63 +24,16 @@ use crate::error::{Error, ErrorKind};
 
 pub(crate) use self::dense::DenseSet;
 pub(crate) use self::lazy::LazyEngine;
+pub(crate) use self::limits::Limits;
 pub(crate) use self::naive::NaiveEngine;
+pub(crate) use self::pattern::{Pattern, Syntax, NONE};
 pub(crate) use self::prefix::{PrefixCache, PrefixEngine};
 pub(crate) use self::scan::ScanEngine;
-
-/// How a pattern's bytes are read.
-#[derive(Clone, Copy, Debug, Eq, PartialEq)]
-pub(crate) enum Syntax {
-    /// `*` matches any run of bytes; a final `$` anchors at the end of the
-    /// path; every other byte is itself.
-    Glob,
-    /// Every byte is itself (the older standards have no wildcards).
-    Literal,
-}
-
-/// One pattern for an engine: it matches a path when it matches a prefix of
-/// it.
-///
-/// PERF: the bytes are borrowed from the rules where they can be: an owned
-/// copy per rule was a tenth of building a matcher for a crawl log's host.
-#[derive(Clone, Debug)]
-pub(crate) struct Pattern<'a> {
-    pub(crate) bytes: Cow<'a, [u8]>,
-    pub(crate) syntax: Syntax,
-}
-
-impl Pattern<'_> {
-    /// The same pattern, owning its bytes.
-    pub(crate) fn into_owned(self) -> Pattern<'static> {
-        Pattern {
-            bytes: Cow::Owned(self.bytes.into_owned()),
-            syntax: self.syntax,
-        }
-    }
-
-    /// The pattern split into its literal pieces (separated by `*` when the
-    /// syntax is glob) and whether it ends with the `$` anchor.
-    pub(crate) fn pieces(&self) -> (Vec<&[u8]>, bool) {
-        match self.syntax {
-            Syntax::Literal => (vec![&self.bytes[..]], false),
-            Syntax::Glob => {
-                let (body, anchored) = match self.bytes.split_last() {
-                    Some((b'$', body)) => (body, true),
-                    _ => (&self.bytes[..], false),
-                };
-                (body.split(|&b| b == b'*').collect(), anchored)
-            }
-        }
-    }
-}
 
 /// The priority tags of `patterns`: their indexes.
 fn ids(patterns: &[Pattern]) -> Vec<u32> {
     (0..patterns.len() as u32).collect()
 }
-
-/// The value of "no pattern matched" in engine tables.
-pub(crate) const NONE: u32 = u32::MAX;
 
 /// Which matching strategy a [`Matcher`](crate::Matcher) uses.
 #[derive(Clone, Copy, Debug, Default, Eq, Hash, PartialEq)]
@@ -153,18 +107,6 @@ impl FromStr for EngineKind {
             .find(|e| e.name().eq_ignore_ascii_case(s))
             .ok_or_else(|| Error::new(ErrorKind::UnknownEngine(s.to_string())))
     }
-}
-
-/// Size limits of compilation. Every one is bounded: a hostile robots.txt
-/// can make compilation give up on the dense DFA, never run unbounded.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Limits {
-    pub(crate) nfa_bytes: usize,
-    pub(crate) dense_bytes: usize,
-    pub(crate) determinize_bytes: usize,
-    pub(crate) lazy_cache_bytes: usize,
-    /// The most dense DFAs one rule set may be split into.
-    pub(crate) max_parts: usize,
 }
 
 /// A compiled engine.

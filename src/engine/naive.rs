@@ -5,7 +5,7 @@
 //! set of pattern positions reachable after each byte of the path, which is
 //! linear in the path for a fixed pattern whatever the pattern holds.
 
-use super::{Pattern, Syntax, NONE};
+use super::pattern::{Pattern, Syntax, NONE};
 
 #[derive(Clone, Debug)]
 pub(crate) struct NaiveEngine {

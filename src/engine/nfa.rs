@@ -6,7 +6,8 @@
 use regex_automata::nfa::thompson::{self, WhichCaptures, NFA};
 use regex_syntax::hir::{Class, ClassBytes, ClassBytesRange, Hir, Look};
 
-use super::{Limits, Pattern};
+use super::limits::Limits;
+use super::pattern::Pattern;
 
 /// `*`: any run of bytes, including `/` and none at all.
 fn any_bytes() -> Hir {

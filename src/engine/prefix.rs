@@ -22,7 +22,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::firsts::{Firsts, FirstsDfa, Sparse, State};
-use super::{Pattern, Syntax, NONE};
+use super::pattern::{follows, split, Pattern, Rest, Syntax, NONE};
 use crate::swar::equal;
 
 /// A node of the trie as a scan reads it.
@@ -527,36 +527,6 @@ impl Trie {
             engine.lead = Some((byte, root.first_child));
         }
         engine
-    }
-}
-
-pub(super) enum Rest<'a> {
-    /// The pattern is its prefix: it matches every path that starts so.
-    Nothing,
-    /// The pattern is its prefix and `$`: only the prefix itself matches.
-    End,
-    /// The pattern goes on with a wildcard tail (starting with `*`) that
-    /// must match a prefix of what follows.
-    Tail(Cow<'a, [u8]>),
-}
-
-/// A pattern's literal prefix (up to its first `*`) and what follows.
-pub(super) fn split<'p>(p: &'p Pattern<'_>) -> (&'p [u8], Rest<'p>) {
-    if p.syntax == Syntax::Literal {
-        return (&p.bytes, Rest::Nothing);
-    }
-    let Some(star) = memchr::memchr(b'*', &p.bytes) else {
-        return match p.bytes.split_last() {
-            Some((b'$', prefix)) => (prefix, Rest::End),
-            _ => (&p.bytes, Rest::Nothing),
-        };
-    };
-    let (prefix, tail) = p.bytes.split_at(star);
-    let tail = canonical_tail(tail);
-    if tail.is_empty() {
-        (prefix, Rest::Nothing)
-    } else {
-        (prefix, Rest::Tail(tail))
     }
 }
 
@@ -1322,184 +1292,9 @@ fn lead<A: Firsts>(ac: &A, bytes: &[u8]) -> (State, usize) {
     (sid, bytes.len())
 }
 
-/// A literal of a wildcard tail, with a way to find it.
-pub(super) trait Literal {
-    fn bytes(&self) -> &[u8];
-    /// The start of the leftmost occurrence in `hay`.
-    fn find_in(&self, hay: &[u8]) -> Option<usize>;
-}
-
-/// A literal with its prebuilt finder (compiled engines).
-impl Literal for &memmem::Finder<'_> {
-    fn bytes(&self) -> &[u8] {
-        self.needle()
-    }
-
-    fn find_in(&self, hay: &[u8]) -> Option<usize> {
-        self.find(hay)
-    }
-}
-
-/// A bare literal and the offset of its rarest byte (by memchr's
-/// heuristic ranking), searched for without building anything first (the
-/// `scan` engine, which compiles nothing).
-#[derive(Clone, Copy)]
-pub(super) struct Bare<'a> {
-    pub(super) bytes: &'a [u8],
-    pub(super) rare: usize,
-}
-
-impl Bare<'_> {
-    /// The offset of `literal`'s rarest byte.
-    pub(super) fn rare_offset(literal: &[u8]) -> usize {
-        memchr::arch::all::packedpair::Pair::new(literal)
-            .map_or(0, |p| usize::from(p.index1()))
-    }
-}
-
-impl Literal for Bare<'_> {
-    fn bytes(&self) -> &[u8] {
-        self.bytes
-    }
-
-    fn find_in(&self, hay: &[u8]) -> Option<usize> {
-        find_unprepared(hay, self.bytes, self.rare)
-    }
-}
-
-/// Up to this many bytes of haystack, a literal is searched for by its
-/// first byte, each candidate compared in place.
-///
-/// PERF: `memmem::find` prepares a searcher on every call; on a path of a
-/// few dozen bytes that costs more than the search (the `scan` engine
-/// searches every wildcard rule's literals in every path it judges). The
-/// bound keeps the in-place search linear in the path.
-const SHORT_HAY: usize = 64;
-
-/// The start of the leftmost occurrence of `needle` in `hay`, with
-/// nothing prepared beforehand but the offset of a rare byte of `needle`
-/// (`rare`; any offset gives the same answer).
-#[inline]
-fn find_unprepared(hay: &[u8], needle: &[u8], rare: usize) -> Option<usize> {
-    if needle.is_empty() {
-        return Some(0);
-    }
-    if hay.len() > SHORT_HAY {
-        return memmem::find(hay, needle);
-    }
-    let last_start = hay.len().checked_sub(needle.len())?;
-    // Candidates: where the rare byte sits in an occurrence, left first.
-    let byte = needle[rare];
-    let mut from = rare;
-    while from <= last_start + rare {
-        let i = from + memchr::memchr(byte, &hay[from..=last_start + rare])?;
-        if hay[i - rare..].starts_with(needle) {
-            return Some(i - rare);
-        }
-        from = i + 1;
-    }
-    None
-}
-
-/// Whether `literals` occur in `hay[at..]` in order, each after the last
-/// (the last one ending `hay` when `end`), taking leftmost occurrences.
-pub(super) fn follows<L: Literal>(
-    hay: &[u8],
-    mut at: usize,
-    literals: impl ExactSizeIterator<Item = L>,
-    end: bool,
-) -> bool {
-    let last = literals.len();
-    for (i, lit) in literals.enumerate() {
-        if end && i + 1 == last {
-            let needle = lit.bytes();
-            return hay.len() >= at + needle.len() && hay.ends_with(needle);
-        }
-        match lit.find_in(&hay[at..]) {
-            Some(j) => at += j + lit.bytes().len(),
-            None => return false,
-        }
-    }
-    true
-}
-
-/// The canonical form of a wildcard tail (which starts with `*`): runs of
-/// `*` collapsed, trailing `*` dropped, and a final `*$` dropped (`.*` then
-/// the end matches anything). Empty when the tail matches whatever follows.
-///
-/// N.B. only the tail's last byte can be the anchor: a `$` anywhere else
-/// is a literal byte, whatever stars follow it (`*$*` needs a `$` in the
-/// path, `*a$*$` an `a$`). When dropping stars would leave such a `$`
-/// last, where it would read as the anchor, one `*` stays after it (an
-/// empty last literal, which any rest matches).
-pub(super) fn canonical_tail(tail: &[u8]) -> Cow<'_, [u8]> {
-    // PERF: most tails are canonical already (`*.php$`, `*?s=`); a copy of
-    // each was a few percent of building a matcher for a crawl log's host.
-    let double = tail.windows(2).any(|w| w == b"**");
-    if !double && !tail.ends_with(b"*") && !tail.ends_with(b"*$") {
-        return Cow::Borrowed(tail);
-    }
-    let (body, anchored) = match tail.split_last() {
-        Some((b'$', body)) => (body, true),
-        _ => (tail, false),
-    };
-    let mut out: Vec<u8> = Vec::with_capacity(tail.len());
-    for &b in body {
-        if !(b == b'*' && out.last() == Some(&b'*')) {
-            out.push(b);
-        }
-    }
-    if out.last() == Some(&b'*') {
-        // Anything may follow, up to the end or not: the anchor (if any)
-        // asks nothing more.
-        while out.last() == Some(&b'*') {
-            out.pop();
-        }
-        if out.last() == Some(&b'$') {
-            out.push(b'*');
-        }
-    } else if anchored {
-        out.push(b'$');
-    }
-    Cow::Owned(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn unprepared_search_agrees_with_memmem() {
-        // Haystacks on both sides of SHORT_HAY, needles of 0 to 6 bytes
-        // over a 3-letter alphabet (so that partial matches abound), with
-        // every rare-byte offset.
-        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
-        for _ in 0..20_000 {
-            let hay_len = (next() % (SHORT_HAY as u64 + 20)) as usize;
-            let hay: Vec<u8> =
-                (0..hay_len).map(|_| b"ab/"[(next() % 3) as usize]).collect();
-            let needle_len = (next() % 7) as usize;
-            let needle: Vec<u8> = (0..needle_len)
-                .map(|_| b"ab/"[(next() % 3) as usize])
-                .collect();
-            let want = memmem::find(&hay, &needle);
-            for rare in 0..needle_len.max(1) {
-                assert_eq!(
-                    find_unprepared(&hay, &needle, rare),
-                    want,
-                    "{hay:?} {needle:?} {rare}"
-                );
-            }
-            let rare = Bare::rare_offset(&needle);
-            assert!(rare < needle_len.max(1));
-        }
-    }
 
     /// Each of `patterns` as a glob pattern.
     fn globs(patterns: &[Vec<u8>]) -> Vec<Pattern<'_>> {

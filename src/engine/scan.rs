@@ -14,8 +14,9 @@
 //! one). Each literal is searched once, so a path costs time linear in
 //! its length for each pattern.
 
-use super::prefix::{canonical_tail, follows, split, Bare, Rest};
-use super::{Pattern, NONE};
+use super::pattern::{
+    canonical_tail, follows, split, Bare, Pattern, Rest, NONE,
+};
 use crate::swar::word_and_mask;
 
 #[derive(Clone, Debug)]

@@ -1,0 +1,783 @@
+//! The verdicts of a crawl log's URLs: each URL's origin, the fetch of its
+//! robots.txt (after redirects), and the matchers compiled from it.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use super::hash::HashMap;
+use super::origin::origin_key;
+use super::reference;
+use super::source::FetchSet;
+use crate::dialect::Dialect;
+use crate::engine::EngineKind;
+use crate::matcher::{Matcher, MatcherBuilder, Reason, Scratch};
+use crate::robots::{Robots, DEFAULT_MAX_ROBOTS_BYTES};
+
+/// What to assume about an origin whose fetch gave no rules.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Assume {
+    /// Every URL is allowed.
+    Allow,
+    /// Every URL is disallowed.
+    Disallow,
+}
+
+impl Assume {
+    fn allowed(self) -> bool {
+        self == Assume::Allow
+    }
+}
+
+/// How fetch results become verdicts. The default is RFC 9309's (section
+/// 2.3.1): 4xx allows everything (401 and 403 included), 5xx, 429 and an
+/// unreachable host disallow everything, up to five redirects are
+/// followed, and an origin with no fetch at all is `unknown`.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub struct FetchPolicy {
+    /// For 4xx statuses other than 401 and 403.
+    pub on_4xx: Assume,
+    /// For 401 and 403, on which crawlers disagree.
+    pub on_401_403: Assume,
+    /// For 5xx, 429, no response (status 0) and any other status (1xx,
+    /// over 599).
+    pub on_5xx: Assume,
+    /// For URLs whose origin has no fetch in the set; `None` gives the
+    /// verdict `unknown`.
+    pub on_missing: Option<Assume>,
+    /// The most redirects followed; past them, or on coming back to a
+    /// fetch already visited, the robots.txt counts as unavailable
+    /// (everything allowed). At most [`MAX_REDIRECTS`] are followed
+    /// whatever this says.
+    pub max_redirects: usize,
+    /// The parse limit of each robots.txt (0: none). The readers of a
+    /// [`FetchSet`] keep only what its own
+    /// [`parse_limit`](FetchSet::parse_limit) uses: give both one value.
+    pub max_robots_bytes: usize,
+    /// The most bytes of compiled matchers kept; past it the least
+    /// recently compiled are dropped (and compiled again if needed).
+    pub cache_bytes: usize,
+}
+
+/// The most redirects a [`FetchPolicy`] follows: RFC 9309 asks for at
+/// least five, and a chain longer than this is a loop in all but name.
+pub const MAX_REDIRECTS: usize = 100;
+
+impl Default for FetchPolicy {
+    fn default() -> FetchPolicy {
+        FetchPolicy {
+            on_4xx: Assume::Allow,
+            on_401_403: Assume::Allow,
+            on_5xx: Assume::Disallow,
+            on_missing: None,
+            max_redirects: 5,
+            max_robots_bytes: DEFAULT_MAX_ROBOTS_BYTES,
+            // PERF: about 50,000 robots.txt files of average size; a
+            // shuffled log over more hosts than fit compiles them again
+            // and again (bench/runs/2026-11-23-vm-crawl).
+            cache_bytes: 1 << 30,
+        }
+    }
+}
+
+/// Why a URL of a crawl log got its verdict.
+#[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
+pub enum CrawlReason {
+    /// The origin's robots.txt decided, for this reason.
+    Robots(Reason),
+    /// The fetch gave a 4xx status.
+    Status4xx,
+    /// The fetch gave a 5xx or 429 status, or no response.
+    Status5xx,
+    /// More redirects than the policy follows, or a redirect loop.
+    RedirectLimit,
+    /// A redirect to an origin with no fetch in the set, or without a
+    /// `Location`.
+    RedirectMissing,
+    /// The URL's origin has no fetch in the set.
+    NoRobots,
+    /// The line is not an absolute `http` or `https` URL with a host.
+    NoHost,
+}
+
+impl CrawlReason {
+    /// The reason's name in reports: those of [`Reason::name`], and
+    /// `status-4xx`, `status-5xx`, `redirect-limit`, `redirect-missing`,
+    /// `no-robots` and `no-host`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CrawlReason::Robots(r) => r.name(),
+            CrawlReason::Status4xx => "status-4xx",
+            CrawlReason::Status5xx => "status-5xx",
+            CrawlReason::RedirectLimit => "redirect-limit",
+            CrawlReason::RedirectMissing => "redirect-missing",
+            CrawlReason::NoRobots => "no-robots",
+            CrawlReason::NoHost => "no-host",
+        }
+    }
+}
+
+/// The verdict on one URL of a crawl log for one agent: allowed,
+/// disallowed or unknown, and why.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub struct CrawlVerdict {
+    pub(super) allowed: Option<bool>,
+    pub(super) reason: CrawlReason,
+    pub(super) fetch: Option<usize>,
+}
+
+impl CrawlVerdict {
+    /// `Some(true)` when the URL may be fetched, `None` when nothing says.
+    pub fn allowed(self) -> Option<bool> {
+        self.allowed
+    }
+
+    /// `allowed`, `disallowed` or `unknown`.
+    pub fn name(self) -> &'static str {
+        match self.allowed {
+            Some(true) => "allowed",
+            Some(false) => "disallowed",
+            None => "unknown",
+        }
+    }
+
+    /// Why.
+    pub fn reason(self) -> CrawlReason {
+        self.reason
+    }
+
+    /// The index in the [`FetchSet`] of the fetch that decided (after
+    /// redirects), if one did.
+    pub fn fetch(self) -> Option<usize> {
+        self.fetch
+    }
+}
+
+/// Where a URL's verdicts come from (see [`CrawlJudge::locate`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Located {
+    /// The same verdict for every agent.
+    Same(CrawlVerdict),
+    /// The rules of the fetch at `fetch`, compiled as those of the fetch
+    /// at `compiled` (the first one with the same body).
+    Rules { fetch: usize, compiled: usize },
+}
+
+/// What a fetch resolves to, once, after redirects.
+#[derive(Clone, Copy, Debug)]
+enum Resolved {
+    /// The rules of the fetch at the first index (a 2xx), compiled as
+    /// those of the second (the first fetch with the same body).
+    Rules(usize, usize),
+    /// No rules: everything allowed or not.
+    Assume(bool, CrawlReason),
+}
+
+/// Judges the URLs of a crawl log. Shared by all threads; each thread
+/// brings its own [`CrawlScratch`].
+#[derive(Debug)]
+pub struct CrawlJudge {
+    fetches: FetchSet,
+    resolved: Vec<Resolved>,
+    policy: FetchPolicy,
+    builder: MatcherBuilder,
+    agents: Vec<String>,
+    dialect: Dialect,
+    cache: Mutex<Cache<usize>>,
+    shared: Option<(Arc<MatcherCache>, Arc<Settings>)>,
+    /// URLs an origin's rules judge with the `scan` engine before they
+    /// are compiled with the builder's; 0 to compile at once.
+    compile_after: usize,
+    /// See [`CrawlJudge::unused_captures`].
+    unused_captures: usize,
+}
+
+/// How many URLs of one origin are judged by scanning its rules before
+/// they are compiled (see [`CrawlJudge::compile_after`]).
+///
+/// PERF: over the 2,680 files of the corpus, the URLs after which
+/// compiling with `dfa` has paid for itself against scanning: never, for
+/// most files under 30 rules (scanning them is as fast); a median of
+/// about 1,300 URLs for files of 30 to 100 rules, 900 for 100 to 300, 650
+/// for 300 to 1,000, and from 200 to 3,000 (quartiles) for the 16 files
+/// over 1,000 rules (measured after the scan engine's first-word check).
+/// Most origins of a crawl log have fewer URLs than that. Scanning up to
+/// this many costs at most about twice the better of the two; a threshold
+/// that falls with the number of rules measured no faster on a generated
+/// log.
+pub const DEFAULT_COMPILE_AFTER: usize = 1_000;
+
+/// Per-thread state of a [`CrawlJudge`]: the key buffer, and the matchers
+/// of the origin seen last (URLs of one origin tend to come together).
+#[derive(Debug)]
+pub struct CrawlScratch {
+    key: Vec<u8>,
+    current: Option<Current>,
+}
+
+/// The matchers a thread uses now, with their scratches.
+#[derive(Debug)]
+struct Current {
+    index: usize,
+    entry: Entry,
+    scratches: Vec<Scratch>,
+}
+
+impl CrawlScratch {
+    /// The matchers that gave the last verdicts from rules.
+    pub(crate) fn current_matchers(&self) -> Option<&[Matcher]> {
+        self.current.as_ref().map(|c| &*c.entry.matchers)
+    }
+
+    fn set_current(&mut self, index: usize, entry: Entry) {
+        let scratches = entry.matchers.iter().map(Matcher::scratch).collect();
+        self.current = Some(Current { index, entry, scratches });
+    }
+}
+
+impl CrawlJudge {
+    /// A judge of `fetches` for `agents` (one verdict each per URL).
+    pub fn new(
+        mut fetches: FetchSet,
+        policy: FetchPolicy,
+        builder: MatcherBuilder,
+        agents: &[String],
+        dialect: Dialect,
+    ) -> CrawlJudge {
+        // Captures of other URLs than a robots.txt count only where a
+        // redirect chain from a robots.txt leads; the others are set aside.
+        let mut reached = vec![false; fetches.len()];
+        let mut chain = vec![];
+        let resolved: Vec<Resolved> = (0..fetches.len())
+            .map(|i| {
+                let r = resolve(&fetches, &policy, i, &mut chain);
+                if !fetches.is_capture(i) {
+                    chain.iter().for_each(|&c| reached[c] = true);
+                }
+                r
+            })
+            .collect();
+        let mut unused_captures = 0;
+        for (i, reached) in reached.into_iter().enumerate() {
+            if !reached && fetches.is_capture(i) {
+                fetches.drop_body(i);
+                unused_captures += 1;
+            }
+        }
+        // PERF: many hosts serve the same robots.txt byte for byte (the
+        // defaults of hosting platforms and CMSs), so fetches with equal
+        // bodies share one compiled set of matchers.
+        let mut first_with: HashMap<&[u8], usize> = HashMap::default();
+        let same_body: Vec<usize> = (0..fetches.len())
+            .map(|i| {
+                let body = fetches.get(i).map_or(&[][..], |(_, f)| &f.body);
+                *first_with.entry(body).or_insert(i)
+            })
+            .collect();
+        let resolved = resolved
+            .into_iter()
+            .map(|r| match r {
+                Resolved::Rules(at, _) => Resolved::Rules(at, same_body[at]),
+                other => other,
+            })
+            .collect();
+        let compile_after = if scans_only(builder.engine_kind()) {
+            0
+        } else {
+            DEFAULT_COMPILE_AFTER
+        };
+        CrawlJudge {
+            fetches,
+            resolved,
+            policy,
+            builder,
+            agents: agents.to_vec(),
+            dialect,
+            cache: Mutex::new(Cache::new(policy.cache_bytes, true)),
+            shared: None,
+            compile_after,
+            unused_captures,
+        }
+    }
+
+    /// How many captures of other URLs than a robots.txt (in a WARC file
+    /// or an index) no redirect from a robots.txt fetch led to: they were
+    /// set aside, for they are no origin's robots.txt.
+    pub fn unused_captures(&self) -> usize {
+        self.unused_captures
+    }
+
+    /// Makes each origin's rules judge its first `urls` URLs with the
+    /// `scan` engine, which compiles nothing, and only then compile them
+    /// with the builder's engine (default [`DEFAULT_COMPILE_AFTER`]; 0
+    /// compiles at once). The verdicts are the same either way: this only
+    /// trades compile time against matching time, and most origins of a
+    /// crawl log have too few URLs to repay a compilation. With the `scan`
+    /// or `naive` engine there is nothing to compile, and this does nothing.
+    pub fn compile_after(mut self, urls: usize) -> CrawlJudge {
+        if !scans_only(self.builder.engine_kind()) {
+            self.compile_after = urls;
+        }
+        self
+    }
+
+    /// Makes the judge look for compiled matchers in `cache` too, and keep
+    /// what it compiles there, so that judges built one after another over
+    /// overlapping fetches (one per batch of a Spark partition, say)
+    /// compile each robots.txt once while it stays in `cache`.
+    pub fn with_shared_cache(
+        mut self,
+        cache: Arc<MatcherCache>,
+    ) -> CrawlJudge {
+        let settings = Settings {
+            agents: self.agents.clone(),
+            dialect: self.dialect,
+            max_robots_bytes: self.policy.max_robots_bytes,
+            builder: self.builder.clone(),
+        };
+        self.shared = Some((cache, Arc::new(settings)));
+        self
+    }
+
+    /// The fetches judged by.
+    pub fn fetches(&self) -> &FetchSet {
+        &self.fetches
+    }
+
+    /// The agents, in the order of each URL's verdicts.
+    pub fn agents(&self) -> &[String] {
+        &self.agents
+    }
+
+    /// Fresh per-thread state.
+    pub fn scratch(&self) -> CrawlScratch {
+        CrawlScratch { key: vec![], current: None }
+    }
+
+    /// The verdicts on `url`, one per agent, into `out` (cleared first).
+    pub fn verdicts(
+        &self,
+        url: &[u8],
+        scratch: &mut CrawlScratch,
+        out: &mut Vec<CrawlVerdict>,
+    ) {
+        let (located, _) = self.locate(url, &mut scratch.key);
+        self.judge_located(url, located, scratch, out);
+    }
+
+    /// Finds where `url`'s verdicts come from, compiling nothing: the
+    /// same verdict for every agent (the fetch gave no rules, or there is
+    /// no fetch or no host), or the rules of a fetch. Also returns where
+    /// the URL's authority ends (0 without one): every URL that
+    /// [`same_authority`](super::origin::same_authority) finds to share it
+    /// is located alike.
+    pub(crate) fn locate(
+        &self,
+        url: &[u8],
+        key: &mut Vec<u8>,
+    ) -> (Located, usize) {
+        let Some(parts) = origin_key(url, key) else {
+            return (Located::Same(unknown(CrawlReason::NoHost)), 0);
+        };
+        let end = parts.authority_end();
+        let Some(entry) = self.fetches.find(key, parts.host(key)) else {
+            let verdict = match self.policy.on_missing {
+                Some(a) => CrawlVerdict {
+                    allowed: Some(a.allowed()),
+                    reason: CrawlReason::NoRobots,
+                    fetch: None,
+                },
+                None => unknown(CrawlReason::NoRobots),
+            };
+            return (Located::Same(verdict), end);
+        };
+        let located = match self.resolved[entry] {
+            Resolved::Rules(fetch, compiled) => {
+                Located::Rules { fetch, compiled }
+            }
+            Resolved::Assume(allowed, reason) => Located::Same(CrawlVerdict {
+                allowed: Some(allowed),
+                reason,
+                fetch: Some(entry),
+            }),
+        };
+        (located, end)
+    }
+
+    /// The verdicts of a located URL into `out` (cleared first).
+    pub(crate) fn judge_located(
+        &self,
+        url: &[u8],
+        located: Located,
+        scratch: &mut CrawlScratch,
+        out: &mut Vec<CrawlVerdict>,
+    ) {
+        out.clear();
+        let (fetch, compiled) = match located {
+            Located::Same(v) => {
+                out.resize(self.agents.len(), v);
+                return;
+            }
+            Located::Rules { fetch, compiled } => (fetch, compiled),
+        };
+        if scratch.current.as_ref().map(|c| c.index) != Some(compiled) {
+            scratch.set_current(compiled, self.entry(compiled));
+        }
+        let Some(ref mut current) = scratch.current else {
+            unreachable!("the current matchers were just set")
+        };
+        let pairs = current.entry.matchers.iter().zip(&mut current.scratches);
+        for (m, s) in pairs {
+            let v = m.verdict(url, s);
+            out.push(CrawlVerdict {
+                allowed: Some(v.is_allowed()),
+                reason: CrawlReason::Robots(v.reason()),
+                fetch: Some(fetch),
+            });
+        }
+        let Some(ref scanned) = current.entry.scanned else { return };
+        let n = scanned.urls.fetch_add(1, Ordering::Relaxed) + 1;
+        if n < self.compile_after {
+            return;
+        }
+        // One thread compiles (of all the judges that share the count,
+        // through a shared cache); the others pick the compiled matchers
+        // up from the caches now and then, or when they come back to this
+        // origin.
+        let entry = if !scanned.compiling.swap(true, Ordering::Relaxed) {
+            Some(self.compile(compiled))
+        } else if n % 64 == 0 {
+            self.compiled(compiled)
+        } else {
+            None
+        };
+        if let Some(entry) = entry {
+            scratch.set_current(compiled, entry);
+        }
+    }
+
+    /// The compiled matchers of the fetch at `index`, if a cache holds
+    /// them (the judge's own, else the shared one, which then fills the
+    /// judge's).
+    fn compiled(&self, index: usize) -> Option<Entry> {
+        let local = self.lock().map.get(&index).cloned();
+        if let Some(entry) = local.filter(|e| e.scanned.is_none()) {
+            return Some(entry);
+        }
+        let (cache, key) = self.shared_key(index)?;
+        let entry = cache.get(&key).filter(|e| e.scanned.is_none())?;
+        self.lock().insert(index, entry.clone());
+        Some(entry)
+    }
+
+    /// The matchers of the fetch at `index`, from the cache, else built
+    /// now (for scanning first, unless `compile_after` is 0).
+    pub fn matchers(&self, index: usize) -> Arc<[Matcher]> {
+        self.entry(index).matchers
+    }
+
+    fn entry(&self, index: usize) -> Entry {
+        if let Some(entry) = self.lock().map.get(&index) {
+            return entry.clone();
+        }
+        // Built outside the lock: two threads may both build one origin's
+        // matchers, but no thread waits for another's compilation.
+        let key = self.shared_key(index);
+        if let Some((cache, ref key)) = key {
+            if let Some(entry) = cache.get(key) {
+                self.lock().insert(index, entry.clone());
+                return entry;
+            }
+        }
+        let entry = if self.compile_after == 0 {
+            self.build(index, &self.builder, None)
+        } else {
+            let mut scan = self.builder.clone();
+            scan.engine(EngineKind::Scan);
+            self.build(index, &scan, Some(Arc::default()))
+        };
+        self.keep(index, &entry, key);
+        entry
+    }
+
+    /// Compiles the matchers of the fetch at `index` with the builder's
+    /// engine, in place of any scanning ones in the caches.
+    fn compile(&self, index: usize) -> Entry {
+        let entry = self.build(index, &self.builder, None);
+        self.keep(index, &entry, self.shared_key(index));
+        entry
+    }
+
+    /// Keeps `entry` for the fetch at `index` in the judge's cache and,
+    /// under `key`, in the shared one.
+    fn keep(
+        &self,
+        index: usize,
+        entry: &Entry,
+        key: Option<(&MatcherCache, SharedKey)>,
+    ) {
+        self.lock().insert(index, entry.clone());
+        if let Some((cache, key)) = key {
+            cache.insert(key, entry.clone());
+        }
+    }
+
+    /// The key of the fetch at `index` in the shared cache, if any.
+    fn shared_key(&self, index: usize) -> Option<(&MatcherCache, SharedKey)> {
+        let (cache, settings) = self.shared.as_ref()?;
+        let key = SharedKey {
+            settings: Arc::clone(settings),
+            body: Arc::from(self.body(index)),
+        };
+        Some((cache, key))
+    }
+
+    fn body(&self, index: usize) -> &[u8] {
+        self.fetches.get(index).map_or(&[][..], |(_, f)| &f.body)
+    }
+
+    /// The matchers of the fetch at `index`, built by `builder`.
+    fn build(
+        &self,
+        index: usize,
+        builder: &MatcherBuilder,
+        scanned: Option<Arc<Scanned>>,
+    ) -> Entry {
+        let body = self.body(index);
+        let robots =
+            Robots::parse_with_limit(body, self.policy.max_robots_bytes);
+        let matchers: Arc<[Matcher]> = self
+            .agents
+            .iter()
+            .map(|a| builder.build(&robots, a, self.dialect))
+            .collect();
+        let bytes = body.len()
+            + matchers.iter().map(Matcher::memory_usage).sum::<usize>();
+        Entry { matchers, bytes, scanned }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Cache<usize>> {
+        // N.B. A thread that panicked while holding the lock leaves the
+        // cache consistent (every update is one insert or remove).
+        self.cache.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Whether `engine` compiles (next to) nothing, so that scanning first
+/// gains nothing.
+fn scans_only(engine: EngineKind) -> bool {
+    matches!(engine, EngineKind::Scan | EngineKind::Naive)
+}
+
+fn unknown(reason: CrawlReason) -> CrawlVerdict {
+    CrawlVerdict { allowed: None, reason, fetch: None }
+}
+
+/// Follows the fetch at `start` through its redirects, with the fetches
+/// visited into `visited` (cleared first).
+fn resolve(
+    fetches: &FetchSet,
+    policy: &FetchPolicy,
+    start: usize,
+    visited: &mut Vec<usize>,
+) -> Resolved {
+    let mut at = start;
+    let mut key = vec![];
+    // Coming back to a fetch of the chain is a loop, which no number of
+    // further hops would leave.
+    visited.clear();
+    let hops = policy.max_redirects.min(MAX_REDIRECTS);
+    for _ in 0..=hops {
+        let Some((_, fetch)) = fetches.get(at) else { break };
+        visited.push(at);
+        let status = fetch.status;
+        return match status {
+            200..=299 => Resolved::Rules(at, at),
+            300..=399 => {
+                let Some(location) = fetch.location.as_deref() else {
+                    return Resolved::Assume(
+                        true,
+                        CrawlReason::RedirectMissing,
+                    );
+                };
+                let target = reference::resolve(&fetches.url(at), location);
+                match fetches.find_url(&target, &mut key) {
+                    Some(next) if visited.contains(&next) => break,
+                    Some(next) => {
+                        at = next;
+                        continue;
+                    }
+                    None => {
+                        Resolved::Assume(true, CrawlReason::RedirectMissing)
+                    }
+                }
+            }
+            401 | 403 => Resolved::Assume(
+                policy.on_401_403.allowed(),
+                CrawlReason::Status4xx,
+            ),
+            429 => Resolved::Assume(
+                policy.on_5xx.allowed(),
+                CrawlReason::Status5xx,
+            ),
+            400..=499 => Resolved::Assume(
+                policy.on_4xx.allowed(),
+                CrawlReason::Status4xx,
+            ),
+            _ => Resolved::Assume(
+                policy.on_5xx.allowed(),
+                CrawlReason::Status5xx,
+            ),
+        };
+    }
+    Resolved::Assume(true, CrawlReason::RedirectLimit)
+}
+
+/// Compiled matchers kept across [`CrawlJudge`]s (see
+/// [`CrawlJudge::with_shared_cache`]), keyed by the robots.txt body and by
+/// everything else they depend on (agents, dialect, parse limit, engine and
+/// its limits), so that equal bodies of different origins share them.
+/// Bounded in bytes (bodies and matchers): the oldest insertions go first.
+#[derive(Debug)]
+pub struct MatcherCache {
+    inner: Mutex<Cache<SharedKey>>,
+}
+
+/// Everything besides the body that a fetch's matchers depend on. The
+/// builder is compared whole, so that a setting added to it joins the key.
+#[derive(Debug, Eq, Hash, PartialEq)]
+struct Settings {
+    agents: Vec<String>,
+    dialect: Dialect,
+    max_robots_bytes: usize,
+    builder: MatcherBuilder,
+}
+
+/// The key of a fetch's matchers in a [`MatcherCache`]: the judge's
+/// settings (shared by all its keys) and the robots.txt body.
+#[derive(Clone, Debug, Eq, Hash, PartialEq)]
+struct SharedKey {
+    settings: Arc<Settings>,
+    body: Arc<[u8]>,
+}
+
+/// A fetch's matchers (one per agent) and the bytes they account for.
+#[derive(Clone, Debug)]
+struct Entry {
+    matchers: Arc<[Matcher]>,
+    bytes: usize,
+    /// While they are `scan` matchers, to be compiled later: the URLs
+    /// they judged so far, counted by every thread that uses them.
+    scanned: Option<Arc<Scanned>>,
+}
+
+/// The count of URLs that scanning matchers judged, and whether a thread
+/// has started compiling them.
+#[derive(Debug, Default)]
+struct Scanned {
+    urls: AtomicUsize,
+    compiling: AtomicBool,
+}
+
+impl MatcherCache {
+    /// An empty cache that keeps at most `bytes` of bodies and matchers.
+    pub fn new(bytes: usize) -> MatcherCache {
+        MatcherCache { inner: Mutex::new(Cache::new(bytes, false)) }
+    }
+
+    /// How many sets of matchers the cache holds.
+    pub fn len(&self) -> usize {
+        self.lock().map.len()
+    }
+
+    /// Whether the cache is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The bytes the cache accounts for (bodies and matchers).
+    pub fn memory_usage(&self) -> usize {
+        self.lock().bytes
+    }
+
+    fn get(&self, key: &SharedKey) -> Option<Entry> {
+        self.lock().map.get(key).cloned()
+    }
+
+    fn insert(&self, key: SharedKey, mut entry: Entry) {
+        entry.bytes += key.body.len();
+        self.lock().insert(key, entry);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Cache<SharedKey>> {
+        // N.B. Every update leaves the cache consistent, so a panic while
+        // the lock was held does not matter.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Compiled matchers by key (a fetch index, or a body and settings),
+/// bounded in bytes: the oldest insertions go first. A set larger than
+/// the whole budget is kept alone (a judge's cache: it is the one in use)
+/// or not at all (the shared cache, which must stay within its budget).
+#[derive(Debug)]
+struct Cache<K> {
+    map: HashMap<K, Entry>,
+    order: VecDeque<K>,
+    bytes: usize,
+    budget: usize,
+    keep_oversized: bool,
+}
+
+impl<K: Clone + Eq + std::hash::Hash> Cache<K> {
+    fn new(budget: usize, keep_oversized: bool) -> Cache<K> {
+        Cache {
+            map: HashMap::default(),
+            order: VecDeque::new(),
+            bytes: 0,
+            budget,
+            keep_oversized,
+        }
+    }
+
+    /// Inserts `entry`, unless the key holds compiled matchers already;
+    /// compiled matchers replace scanning ones (the key keeps its age).
+    fn insert(&mut self, key: K, entry: Entry) {
+        if let Some(old) = self.map.get_mut(&key) {
+            if old.scanned.is_some() && entry.scanned.is_none() {
+                self.bytes = self.bytes - old.bytes + entry.bytes;
+                *old = entry;
+                self.evict();
+            }
+            return;
+        }
+        if entry.bytes > self.budget && !self.keep_oversized {
+            return;
+        }
+        self.bytes += entry.bytes;
+        self.map.insert(key.clone(), entry);
+        self.order.push_back(key);
+        // The new entry is the youngest: it goes last, if at all.
+        self.evict();
+    }
+
+    /// Evicts the oldest entries while over budget (but for the last one,
+    /// when oversized ones are kept).
+    fn evict(&mut self) {
+        while self.bytes > self.budget
+            && (self.map.len() > 1 || !self.keep_oversized)
+        {
+            if !self.evict_oldest() {
+                break;
+            }
+        }
+    }
+
+    fn evict_oldest(&mut self) -> bool {
+        let Some(old) = self.order.pop_front() else { return false };
+        if let Some(e) = self.map.remove(&old) {
+            self.bytes -= e.bytes;
+        }
+        true
+    }
+}
