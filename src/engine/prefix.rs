@@ -1296,6 +1296,28 @@ fn lead<A: Firsts>(ac: &A, bytes: &[u8]) -> (State, usize) {
 mod tests {
     use super::*;
 
+    /// The engine finds what the naive engine finds on every path.
+    fn assert_agrees_with_naive(
+        engine: &PrefixEngine,
+        naive: &super::super::NaiveEngine,
+        patterns: &[Pattern],
+        paths: impl Iterator<Item = Vec<u8>>,
+    ) {
+        let (mut cache, mut naive_cache) = Default::default();
+        for path in paths {
+            assert_eq!(
+                engine.find(&path, &mut cache),
+                naive.find(&path, &mut naive_cache),
+                "{:?} on {:?}",
+                String::from_utf8_lossy(&path),
+                patterns
+                    .iter()
+                    .map(|p| String::from_utf8_lossy(&p.bytes))
+                    .collect::<Vec<_>>(),
+            );
+        }
+    }
+
     /// Each of `patterns` as a glob pattern.
     fn globs(patterns: &[Vec<u8>]) -> Vec<Pattern<'_>> {
         patterns
@@ -1441,21 +1463,10 @@ mod tests {
             let engine = PrefixEngine::new(&patterns).unwrap();
             hoisted += engine.tails.iter().filter(|t| t.covers > 0).count();
             let naive = super::super::NaiveEngine::new(&patterns);
-            let (mut cache, mut naive_cache) = Default::default();
-            for _ in 0..40 {
-                let path: Vec<u8> =
-                    (0..next(12)).map(|_| alphabet[next(4)]).collect();
-                assert_eq!(
-                    engine.find(&path, &mut cache),
-                    naive.find(&path, &mut naive_cache),
-                    "{:?} on {:?}",
-                    String::from_utf8_lossy(&path),
-                    patterns
-                        .iter()
-                        .map(|p| String::from_utf8_lossy(&p.bytes))
-                        .collect::<Vec<_>>(),
-                );
-            }
+            let paths = (0..40).map(|_| -> Vec<u8> {
+                (0..next(12)).map(|_| alphabet[next(4)]).collect()
+            });
+            assert_agrees_with_naive(&engine, &naive, &patterns, paths);
         }
         // The test means something only if automata hold upper tails.
         assert!(hoisted > 1_000, "{hoisted}");
@@ -1507,21 +1518,10 @@ mod tests {
             groups += subs;
             nested += usize::from(subs > 1);
             let naive = super::super::NaiveEngine::new(&patterns);
-            let (mut cache, mut naive_cache) = Default::default();
-            for _ in 0..60 {
-                let path: Vec<u8> =
-                    (0..next(14)).map(|_| b"ab/$"[next(4)]).collect();
-                assert_eq!(
-                    engine.find(&path, &mut cache),
-                    naive.find(&path, &mut naive_cache),
-                    "{:?} on {:?}",
-                    String::from_utf8_lossy(&path),
-                    patterns
-                        .iter()
-                        .map(|p| String::from_utf8_lossy(&p.bytes))
-                        .collect::<Vec<_>>(),
-                );
-            }
+            let paths = (0..60).map(|_| -> Vec<u8> {
+                (0..next(14)).map(|_| b"ab/$"[next(4)]).collect()
+            });
+            assert_agrees_with_naive(&engine, &naive, &patterns, paths);
         }
         // The test means something only if there are groups, and groups
         // within groups.
