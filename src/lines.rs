@@ -243,9 +243,9 @@ impl LineBits for InWindow<'_> {
 
 /// A line of fewer than 64 bytes: each class is one word, read once.
 ///
-/// PERF: most URLs are that short, and each question of a long line's
-/// searches (a shift of two words, a loop) was asked anew: ebay.com's
-/// lines took 196 instructions each to answer.
+/// Most URLs are that short, and a long line's searches ask each question
+/// anew (a shift of two words, a loop). See docs/DESIGN.md, "The 64-byte
+/// block for short lines".
 struct Short {
     words: [u64; CLASSES],
 }
@@ -254,8 +254,8 @@ impl Short {
     /// The bits of positions `from..to` of the line, which is shorter
     /// than 64 bytes (so `to` is below 64).
     ///
-    /// PERF: with room for `to` = 64, each span took a compare and a
-    /// select per end: 25 instructions a URL on ebay.com's lines.
+    /// As `to` is below 64, each end is one shift, with no compare and
+    /// select for an end of 64.
     #[inline]
     fn span(from: usize, to: usize) -> u64 {
         debug_assert!(from <= to && to < 64);
@@ -362,9 +362,8 @@ type Mask = [u64; WINDOW_WORDS + 1];
 #[inline]
 fn bits_from(mask: &Mask, at: usize) -> u64 {
     debug_assert!(at < WINDOW_BYTES);
-    // PERF: the wrap (a no-op on a position in the window) lets the
-    // compiler drop both bounds checks: 1.5% fewer instructions on
-    // ebay.com's URLs.
+    // The wrap (a no-op on a position in the window) lets the compiler drop
+    // both bounds checks.
     let w = at % WINDOW_BYTES / 64;
     let pair = u128::from(mask[w]) | u128::from(mask[w + 1]) << 64;
     (pair >> (at % 64)) as u64
@@ -404,12 +403,10 @@ fn any(mask: &Mask, mut from: usize, to: usize) -> bool {
 /// Asks the CPU to start loading `bytes` into its caches, without
 /// waiting for them.
 ///
-/// PERF: a chunk of a memory-mapped file is read here for the first time,
-/// from memory, and the hardware prefetchers stop at each 4 KiB page. The
-/// next window is requested while the lines of this one are judged (tens
-/// of microseconds), so its classification finds it in the cache: on
-/// ebay.com's 2 M URLs, a tenth of the time was spent waiting in the
-/// classification's loads without this.
+/// A chunk of a memory-mapped file is read here for the first time, from
+/// memory, and the hardware prefetchers stop at each 4 KiB page. The next
+/// window is requested while the lines of this one are judged, so its
+/// classification finds it in the cache rather than waiting on its loads.
 #[inline]
 fn prefetch(bytes: &[u8]) {
     #[cfg(target_arch = "x86_64")]
