@@ -10,13 +10,15 @@ with a branch that no predictor guesses (URLs have every length), and those
 scans cost more than matching the path on most robots.txt files.
 
 [`UrlLines`] asks them all at once: it classifies a window of the chunk,
-sixteen bytes per step (SSE2 on x86-64, a byte at a time elsewhere), into
-one bitmap per byte class, and then answers each question for a line with
-a shift and a count of trailing zeros. A line shorter than 64 bytes (most
-URLs) takes one word of each bitmap, and its questions are masks of those
-words. Lines that do not fit a window (a few KiB) are handled by the same
-scans [`for_each_line`] and [`extract_path`](crate::extract_path) use, and
-every line gets exactly the answers those give.
+sixteen bytes per step with SSE2 or thirty-two with AVX2 where the CPU has
+it (a byte at a time off x86-64), into one bitmap per byte class, and then
+answers each question for a line with a shift and a count of trailing
+zeros. A line shorter than 64 bytes (most URLs) takes one word of each
+bitmap, and its questions are masks of those words. Lines that do not fit
+a window (a few KiB) are handled by the same scans [`for_each_line`] and
+[`extract_path`](crate::extract_path) use, and every line gets exactly the
+answers those give. See docs/DESIGN.md, "Byte-class bitmaps for reading
+lines".
 
 [`for_each_line`]: crate::for_each_line
 */
