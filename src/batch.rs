@@ -752,11 +752,11 @@ impl Batch {
 /// For each matcher, the index of the first matcher that gives the same
 /// verdicts (its own index when none before it does).
 ///
-/// PERF: an audit of many agents mostly selects the same group again and
-/// again (every agent not named by the robots.txt gets the `*` groups), so
-/// the matchers of most agents hold the same rules. Matching once per
-/// distinct rule set makes thirty agents cost about as much as the few
-/// groups they select.
+/// An audit of many agents mostly selects the same group again and again
+/// (every agent not named by the robots.txt gets the `*` groups), so the
+/// matchers of most agents hold the same rules: matching once per distinct
+/// rule set makes many agents cost about as much as the few groups they
+/// select.
 fn aliases(matchers: &[Matcher]) -> Vec<usize> {
     let mut alias = Vec::with_capacity(matchers.len());
     for (i, m) in matchers.iter().enumerate() {
@@ -819,12 +819,13 @@ impl<R: Render> ChunkWorker for Worker<'_, R> {
             ref alias,
         } = *self;
         let mut stats = Stats::of_bytes(chunk.len());
-        // PERF: the lines' ends, paths and special bytes are found for a
-        // few KiB of the chunk at once (see `UrlLines`), rather than by a
-        // few short scans per line.
+        // The lines' ends, paths and special bytes are found for a few KiB
+        // of the chunk at once (see `UrlLines`), rather than by a few short
+        // scans per line; see docs/DESIGN.md, "Byte-class bitmaps for
+        // reading lines".
         if let ([m], [scratch]) = (matchers, &mut scratches[..]) {
-            // PERF: one agent, the common case, needs no list of verdicts
-            // to fill, nor aliases to look up.
+            // One agent, the common case, needs no list of verdicts to
+            // fill, nor aliases to look up.
             for line in UrlLines::new(chunk) {
                 let verdict = m.verdict_scanned(&line, scratch);
                 emit(
@@ -865,10 +866,10 @@ impl<R: Render> ChunkWorker for Worker<'_, R> {
 
 /// Counts a line and its verdicts, and renders them.
 ///
-/// PERF: always inlined, so that the one-agent loop's list of one verdict
-/// is known to hold one: as a call (which `#[inline]` left it) the count
-/// looped over the list and the row's writing went through the general
-/// checks, 40 instructions a URL on ebay.com.
+/// Always inlined, so that the one-agent loop's list of one verdict is
+/// known to hold one: as a call, which `#[inline]` may leave it, the count
+/// loops over the list and the row's writing goes through the general
+/// checks.
 #[inline(always)]
 fn emit<R: Render>(
     render: &mut R,

@@ -10,13 +10,15 @@ with a branch that no predictor guesses (URLs have every length), and those
 scans cost more than matching the path on most robots.txt files.
 
 [`UrlLines`] asks them all at once: it classifies a window of the chunk,
-sixteen bytes per step (SSE2 on x86-64, a byte at a time elsewhere), into
-one bitmap per byte class, and then answers each question for a line with
-a shift and a count of trailing zeros. A line shorter than 64 bytes (most
-URLs) takes one word of each bitmap, and its questions are masks of those
-words. Lines that do not fit a window (a few KiB) are handled by the same
-scans [`for_each_line`] and [`extract_path`](crate::extract_path) use, and
-every line gets exactly the answers those give.
+sixteen bytes per step with SSE2 or thirty-two with AVX2 where the CPU has
+it (a byte at a time off x86-64), into one bitmap per byte class, and then
+answers each question for a line with a shift and a count of trailing
+zeros. A line shorter than 64 bytes (most URLs) takes one word of each
+bitmap, and its questions are masks of those words. Lines that do not fit
+a window (a few KiB) are handled by the same scans [`for_each_line`] and
+[`extract_path`](crate::extract_path) use, and every line gets exactly the
+answers those give. See docs/DESIGN.md, "Byte-class bitmaps for reading
+lines".
 
 [`for_each_line`]: crate::for_each_line
 */
@@ -243,9 +245,9 @@ impl LineBits for InWindow<'_> {
 
 /// A line of fewer than 64 bytes: each class is one word, read once.
 ///
-/// PERF: most URLs are that short, and each question of a long line's
-/// searches (a shift of two words, a loop) was asked anew: ebay.com's
-/// lines took 196 instructions each to answer.
+/// Most URLs are that short, and a long line's searches ask each question
+/// anew (a shift of two words, a loop). See docs/DESIGN.md, "The 64-byte
+/// block for short lines".
 struct Short {
     words: [u64; CLASSES],
 }
@@ -254,8 +256,8 @@ impl Short {
     /// The bits of positions `from..to` of the line, which is shorter
     /// than 64 bytes (so `to` is below 64).
     ///
-    /// PERF: with room for `to` = 64, each span took a compare and a
-    /// select per end: 25 instructions a URL on ebay.com's lines.
+    /// As `to` is below 64, each end is one shift, with no compare and
+    /// select for an end of 64.
     #[inline]
     fn span(from: usize, to: usize) -> u64 {
         debug_assert!(from <= to && to < 64);
@@ -362,9 +364,8 @@ type Mask = [u64; WINDOW_WORDS + 1];
 #[inline]
 fn bits_from(mask: &Mask, at: usize) -> u64 {
     debug_assert!(at < WINDOW_BYTES);
-    // PERF: the wrap (a no-op on a position in the window) lets the
-    // compiler drop both bounds checks: 1.5% fewer instructions on
-    // ebay.com's URLs.
+    // The wrap (a no-op on a position in the window) lets the compiler drop
+    // both bounds checks.
     let w = at % WINDOW_BYTES / 64;
     let pair = u128::from(mask[w]) | u128::from(mask[w + 1]) << 64;
     (pair >> (at % 64)) as u64
@@ -404,12 +405,10 @@ fn any(mask: &Mask, mut from: usize, to: usize) -> bool {
 /// Asks the CPU to start loading `bytes` into its caches, without
 /// waiting for them.
 ///
-/// PERF: a chunk of a memory-mapped file is read here for the first time,
-/// from memory, and the hardware prefetchers stop at each 4 KiB page. The
-/// next window is requested while the lines of this one are judged (tens
-/// of microseconds), so its classification finds it in the cache: on
-/// ebay.com's 2 M URLs, a tenth of the time was spent waiting in the
-/// classification's loads without this.
+/// A chunk of a memory-mapped file is read here for the first time, from
+/// memory, and the hardware prefetchers stop at each 4 KiB page. The next
+/// window is requested while the lines of this one are judged, so its
+/// classification finds it in the cache rather than waiting on its loads.
 #[inline]
 fn prefetch(bytes: &[u8]) {
     #[cfg(target_arch = "x86_64")]

@@ -80,10 +80,9 @@ impl CsvRender {
 
     /// The verdict fields after a row's URL, and the row's end.
     ///
-    /// PERF: each field is copied as one fixed 16-byte block and the
-    /// buffer cut back to the field's length: a copy of a known size is
-    /// two moves, where the field's own length called `memcpy` (ebay.com's
-    /// URLs: 1,451 -> 1,437 instructions a URL).
+    /// Each field is copied as one fixed 16-byte block and the buffer cut
+    /// back to the field's length: a copy of a known size is two moves, a
+    /// copy of the field's own length a call to `memcpy`.
     #[inline]
     fn end_row(&mut self, verdicts: &[Verdict]) {
         for &verdict in verdicts {
@@ -156,9 +155,10 @@ impl Render for CsvRender {
         Ok(())
     }
 
-    /// PERF: the URL is copied as one fixed 64-byte block and the buffer
-    /// cut back, as the verdict fields are (see `end_row`): a copy of the
-    /// URL's own length was a call to `memcpy`.
+    /// The URL is copied as one fixed 64-byte block and the buffer cut
+    /// back, as the verdict fields are (see `end_row`): a copy of the
+    /// URL's own length would be a call to `memcpy`. See docs/DESIGN.md,
+    /// "The 64-byte block for short lines".
     #[inline]
     fn plain_line_in(
         &mut self,
@@ -178,9 +178,9 @@ impl Render for CsvRender {
             self.end_row(verdicts);
             return Ok(());
         };
-        // PERF: the row of one verdict, the common case, is written with
-        // one check for room and one update of the length: as three
-        // pushes, each reloaded and stored the buffer's length.
+        // The row of one verdict, the common case, is written with one
+        // check for room and one update of the length: pushes would each
+        // reload and store the buffer's length.
         let field = VerdictField::of(*verdict, true);
         let (at, n) = (self.buf.len(), url.len());
         self.buf.reserve(64 + 16);
@@ -503,8 +503,8 @@ pub(crate) fn separator(format: Format) -> u8 {
 /// Appends `field` to `out` as `format` writes a field (CSV and TSV only).
 pub(crate) fn push_field(format: Format, out: &mut Vec<u8>, field: &[u8]) {
     match format {
-        // PERF: a csv-core writer builds a table when it is made, so it is
-        // made only for the rare field that needs quotes (the same bytes
+        // A csv-core writer builds a table when it is made, so it is made
+        // only for the rare field that needs quotes (the same bytes
         // csv-core's default writer quotes for).
         Format::Csv => {
             if memchr::memchr3(b',', b'"', b'\n', field).is_none()
@@ -528,10 +528,9 @@ fn push_csv_field(
     buf: &mut Vec<u8>,
     field: &[u8],
 ) {
-    // PERF: almost every URL needs no quotes, and copying it beats the
-    // csv writer's byte-at-a-time state machine (which took a fifth of a
-    // one-thread run); looking for the bytes that need quotes eight at a
-    // time beats its byte-at-a-time check (a tenth of one).
+    // Almost every URL needs no quotes: copying it is cheaper than the csv
+    // writer's byte-at-a-time state machine, and looking for the bytes that
+    // need quotes eight at a time cheaper than its byte-at-a-time check.
     if !may_need_quotes(field) || !quoter.should_quote(field) {
         buf.extend_from_slice(field);
         return;

@@ -52,8 +52,8 @@ pub(crate) fn scan_path(url: &[u8]) -> (UrlPath<'_>, u8) {
     let Some(path_start) = path_start(hay) else {
         return (ROOT, 0);
     };
-    // PERF: one pass finds the fragment and the bytes normalisation cares
-    // about; URLs are short, so a table beats several memchr calls.
+    // One pass finds the fragment and the bytes normalisation cares about:
+    // URLs are short, so a table is cheaper than several memchr calls.
     let mut flags = 0;
     let mut end = hay.len();
     for (i, &b) in hay[path_start..].iter().enumerate() {
@@ -94,9 +94,9 @@ static SPECIAL: [u8; 256] = {
 /// scheme, or a `#` comes first.
 #[inline]
 fn path_start(hay: &[u8]) -> Option<usize> {
-    // PERF: most lines are http(s) URLs, whose scheme needs no search,
-    // and whose authority is short: a table finds its end (or a `#`) in
-    // one pass, where two `memchr` calls cost more than the scan.
+    // Most lines are http(s) URLs, whose scheme needs no search, and whose
+    // authority is short: a table finds its end (or a `#`) in one pass,
+    // which costs less than two `memchr` calls.
     let authority = if hay.starts_with(b"https://") {
         8
     } else if hay.starts_with(b"http://") {
@@ -174,11 +174,9 @@ pub(crate) struct ShortPath<'a> {
 
 /// [`normalize_rfc9309`] of a path, a byte at a time.
 ///
-/// PERF: a fifth of the URLs of the benchmarks hold escapes or bytes at
-/// or above 0x80; for those, the general function's searches for runs to
-/// copy and its escape checks took 350 instructions a path, nearly a
-/// tenth of a run on ebay.com. A path is short: one pass with a table is
-/// cheaper.
+/// Escapes and bytes at or above 0x80 are common in paths; for those, the
+/// general function's searches for runs to copy and its escape checks cost
+/// more than one pass with a table over a path, which is short.
 pub(crate) fn normalize_rfc9309_path(bytes: &[u8], out: &mut Vec<u8>) {
     // Room for every byte escaped, and two more for the three bytes
     // written at once by `normalize_special`.
@@ -215,12 +213,11 @@ const SHORT_ROOM: usize = 256;
 /// byte, from where the byte's form ends. A copy runs past the path, and
 /// the next one, or the returned length, puts the end right.
 ///
-/// PERF: copying the runs between special bytes a word at a time, then
-/// byte by byte up to the path's end, mispredicted the end of each run
-/// (URLs have every length), and the room for the result was zeroed for
-/// every path. ebay.com's URLs (five in six have escapes or UTF-8), one
-/// thread: 1,158 -> 1,121 instructions a URL; 2 M URLs, best of 21
-/// interleaved runs 0.2382 -> 0.2334 s (amazon.com 0.1971 -> 0.1893 s).
+/// The bytes are copied whole, not run by run and then byte by byte up to
+/// the path's end, because where each run ends is a branch no predictor
+/// learns (URLs have every length); and the room is kept between paths
+/// rather than zeroed for each. See docs/DESIGN.md, "The 64-byte block for
+/// short lines".
 pub(crate) fn normalize_rfc9309_short<'b>(
     path: &[u8],
     slash: bool,
@@ -268,11 +265,11 @@ fn normalize_special(
     buf: &mut [u8],
 ) -> (usize, usize) {
     let b = bytes[i];
-    // PERF: a path with escapes mixes letters, digits and escapes that
-    // stay or go in no order a predictor learns; deciding each with a
-    // branch cost more than the rest of the work. So an escape's value
-    // comes from a table, and both outcomes (the byte itself, or `%XX`)
-    // are written before the length is chosen.
+    // A path with escapes mixes letters, digits and escapes that stay or go
+    // in no order a predictor learns; deciding each with a branch costs
+    // more than the rest of the work. So an escape's value comes from a
+    // table, and both outcomes (the byte itself, or `%XX`) are written
+    // before the length is chosen.
     let (e, len) = if b == b'%' {
         let hi = HEX_DIGIT[usize::from(*bytes.get(i + 1).unwrap_or(&0))];
         let lo = HEX_DIGIT[usize::from(*bytes.get(i + 2).unwrap_or(&0))];

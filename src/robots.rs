@@ -270,7 +270,7 @@ impl Robots {
             start += 1;
         }
         let mut number = 0u32;
-        // PERF: about one line per 30 bytes in real files.
+        // Sized for a real file, which has about one line per 30 bytes.
         let mut lines = Vec::with_capacity(bytes.len() / 32 + 1);
         let mut warnings = vec![];
         while start < bytes.len() {
@@ -400,8 +400,8 @@ fn read_line(
 /// comment, else at its end), whether a comment ends it, and the first
 /// colon before that end.
 ///
-/// PERF: lines are short and many; one pass over them, a word at a time,
-/// costs less than three searches (which were a third of parsing).
+/// Lines are short and many: one pass over a line, a word at a time, costs
+/// less than three searches.
 fn scan_line(line: &[u8]) -> (usize, bool, Option<usize>) {
     use crate::swar::{equal, word};
 
@@ -456,8 +456,8 @@ const KEYS: &[(&str, LineKind, &str)] = &[
 /// key it is read as and whether the key is exactly that (else it is a
 /// typo, accepted).
 fn classify_key(key: &[u8]) -> (LineKind, Option<(&'static str, bool)>) {
-    // PERF: this ran for every line and was a third of parsing; only the
-    // keys that start with the key's first letter are tried.
+    // This runs for every line, so only the keys that start with the key's
+    // first letter are tried.
     let first = key.first().map_or(0, u8::to_ascii_lowercase);
     for &(prefix, kind, canonical) in KEYS {
         let prefix = prefix.as_bytes();

@@ -72,9 +72,10 @@ impl Default for FetchPolicy {
             on_missing: None,
             max_redirects: 5,
             max_robots_bytes: DEFAULT_MAX_ROBOTS_BYTES,
-            // PERF: about 50,000 robots.txt files of average size; a
-            // shuffled log over more hosts than fit compiles them again
-            // and again (bench/runs/2026-11-23-vm-crawl).
+            // Room for the matchers of about 50,000 robots.txt files of
+            // average size: a shuffled log over more hosts than fit
+            // compiles them again and again. See docs/DESIGN.md, "Crawl
+            // mode: scan first, compile later, share by body".
             cache_bytes: 1 << 30,
         }
     }
@@ -195,16 +196,12 @@ pub struct CrawlJudge {
 /// How many URLs of one origin are judged by scanning its rules before
 /// they are compiled (see [`CrawlJudge::compile_after`]).
 ///
-/// PERF: over the 2,680 files of the corpus, the URLs after which
-/// compiling with `dfa` has paid for itself against scanning: never, for
-/// most files under 30 rules (scanning them is as fast); a median of
-/// about 1,300 URLs for files of 30 to 100 rules, 900 for 100 to 300, 650
-/// for 300 to 1,000, and from 200 to 3,000 (quartiles) for the 16 files
-/// over 1,000 rules (measured after the scan engine's first-word check).
-/// Most origins of a crawl log have fewer URLs than that. Scanning up to
-/// this many costs at most about twice the better of the two; a threshold
-/// that falls with the number of rules measured no faster on a generated
-/// log.
+/// Compiling with `dfa` pays for itself against scanning only after
+/// hundreds to thousands of URLs, fewer the more rules a file has (and
+/// never for most small files, which scan as fast), and most origins of a
+/// crawl log have fewer URLs than that; up to this many, scanning costs at
+/// most a small factor more than the better of the two. See docs/DESIGN.md,
+/// "Crawl mode: scan first, compile later, share by body".
 pub const DEFAULT_COMPILE_AFTER: usize = 1_000;
 
 /// Per-thread state of a [`CrawlJudge`]: the key buffer, and the matchers
@@ -264,9 +261,9 @@ impl CrawlJudge {
                 unused_captures += 1;
             }
         }
-        // PERF: many hosts serve the same robots.txt byte for byte (the
-        // defaults of hosting platforms and CMSs), so fetches with equal
-        // bodies share one compiled set of matchers.
+        // Many hosts serve the same robots.txt byte for byte (the defaults
+        // of hosting platforms and CMSs), so fetches with equal bodies
+        // share one compiled set of matchers.
         let mut first_with: HashMap<&[u8], usize> = HashMap::default();
         let same_body: Vec<usize> = (0..fetches.len())
             .map(|i| {

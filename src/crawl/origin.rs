@@ -248,8 +248,8 @@ pub(crate) fn host_key(host: &[u8]) -> Option<Vec<u8>> {
 /// past its old length) for a host that parser rejects.
 fn write_host(host: &[u8], key: &mut Vec<u8>) -> Option<()> {
     let host = trim_dots(host);
-    // PERF: nearly every host of a crawl log is a plain name, which the
-    // parser would only lower-case; the crates are for the others.
+    // Nearly every host of a crawl log is a plain name, which the parser
+    // would only lower-case; the crates are for the others.
     if is_plain_name(host) || is_dotted_quad(host) {
         let start = key.len();
         key.extend_from_slice(host);
@@ -290,7 +290,7 @@ type ParsedHosts = HashMap<Box<[u8]>, Option<Box<[u8]>>>;
 thread_local! {
     /// The hosts that needed the WHATWG parser, as it wrote them (`None`:
     /// rejected), on this thread: logs repeat their hosts, and the parser
-    /// costs thousands of instructions a host. Emptied when full.
+    /// is costly. Emptied when full.
     static PARSED: RefCell<ParsedHosts> = RefCell::new(HashMap::default());
 }
 

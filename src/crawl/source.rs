@@ -249,8 +249,8 @@ impl FetchSet {
             if host.is_empty() {
                 continue;
             }
-            // PERF: the entry's type costs no system call where the file
-            // system gives it; only a link must be followed.
+            // The entry's type costs no system call where the file system
+            // gives it; only a link must be followed.
             let path = entry.path();
             let is_file = match entry.file_type() {
                 Ok(t) if t.is_symlink() => path.is_file(),

@@ -28,10 +28,11 @@ const SORT_BELOW_RUN: usize = 4;
 /// redirects), `line` and `rule` (the deciding rule's line number and
 /// text, when a rule decided). [`CrawlWorker::header`] gives the header.
 ///
-/// PERF: a chunk's lines are first located (origin, fetch) without
-/// compiling anything, then judged in order of the compiled matchers they
-/// need, so that a chunk of shuffled hosts switches matchers once per
-/// origin rather than once per line; rows are then written in input order.
+/// A chunk's lines are first located (origin, fetch) without compiling
+/// anything, then judged in order of the compiled matchers they need, so
+/// that a chunk of shuffled hosts switches matchers once per origin rather
+/// than once per line; rows are then written in input order. See
+/// docs/DESIGN.md, "Crawl mode: scan first, compile later, share by body".
 #[derive(Debug)]
 pub struct CrawlWorker<'j> {
     judge: &'j CrawlJudge,
@@ -222,11 +223,11 @@ impl ChunkWorker for CrawlWorker<'_> {
         self.order.clear();
         self.order.extend(0..self.lines.len() as u32);
         let lines = &self.lines;
-        // PERF: in a log grouped by host, the lines that need one set of
-        // matchers come in runs already, and judging them in input order
-        // changes matchers about as seldom as sorting would (lines that
-        // need none change nothing); the sort was 3% of such a run. Lines
-        // are sorted when the runs are short.
+        // In a log grouped by host, the lines that need one set of matchers
+        // come in runs already, and judging them in input order changes
+        // matchers about as seldom as sorting would (lines that need none
+        // change nothing), without the sort's cost. Lines are sorted when
+        // the runs are short.
         let mut changes = 0;
         let mut current = None;
         for (_, _, located) in lines {

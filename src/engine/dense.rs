@@ -176,9 +176,9 @@ impl DenseEngine {
             return best;
         }
         for &b in path {
-            // PERF: `match/*` benches. Indexing is checked; every entry of
-            // `trans` is a valid row start by construction, so the checks
-            // never fail and cost little next to the loads.
+            // Indexing is checked: every entry of `trans` is a valid row
+            // start by construction, so the checks never fail, and they
+            // cost little next to the loads.
             s = self.trans
                 [(s as usize) + usize::from(self.classes[usize::from(b)])];
             let info = self.info[(s >> self.stride2) as usize];
@@ -250,14 +250,15 @@ fn bounds(
 ///
 /// One DFA over every pattern is best, but some wildcard rules make
 /// determinization blow up: each pattern with two or more `*` adds states
-/// that multiply with every other such pattern's (ebay.com's rules would
-/// take minutes and hundreds of MiB). So patterns with at most one `*`
-/// (which together stay the size of an Aho-Corasick automaton) are kept
-/// apart from those with more, and a set that still goes over the limits
-/// is split in two by priority and each half tried again. A scan runs every
-/// part, passing on the best ID found so far: a part whose patterns all
-/// rank below it is skipped, and inside a part the per-state bound stops
-/// the scan early.
+/// that multiply with every other such pattern's, so a real file with
+/// hundreds of them would not build in reasonable time or memory (see
+/// docs/DESIGN.md, "The prefix trie and its layout"). So patterns with at
+/// most one `*` (which together stay the size of an Aho-Corasick automaton)
+/// are kept apart from those with more, and a set that still goes over the
+/// limits is split in two by priority and each half tried again. A scan
+/// runs every part, passing on the best ID found so far: a part whose
+/// patterns all rank below it is skipped, and inside a part the per-state
+/// bound stops the scan early.
 #[derive(Clone, Debug)]
 pub(crate) struct DenseSet {
     /// `(lowest priority tag of the part, its DFA)`.

@@ -18,8 +18,9 @@ pub(crate) enum Syntax {
 /// One pattern for an engine: it matches a path when it matches a prefix of
 /// it.
 ///
-/// PERF: the bytes are borrowed from the rules where they can be: an owned
-/// copy per rule was a tenth of building a matcher for a crawl log's host.
+/// The bytes are borrowed from the rules where they can be: crawl mode
+/// builds a matcher for every host of a log, and a copy per rule would be
+/// a good part of that.
 #[derive(Clone, Debug)]
 pub(crate) struct Pattern<'a> {
     pub(crate) bytes: Cow<'a, [u8]>,
@@ -129,11 +130,11 @@ impl Literal for Bare<'_> {
     }
 }
 
-/// Up to this many bytes of haystack, a literal is searched for by its
-/// first byte, each candidate compared in place.
+/// Up to this many bytes of haystack, a literal is searched for by one of
+/// its rare bytes, each candidate compared in place.
 ///
-/// PERF: `memmem::find` prepares a searcher on every call; on a path of a
-/// few dozen bytes that costs more than the search (the `scan` engine
+/// `memmem::find` prepares a searcher on every call; on a path of a few
+/// dozen bytes that costs more than the search (the `scan` engine
 /// searches every wildcard rule's literals in every path it judges). The
 /// bound keeps the in-place search linear in the path.
 const SHORT_HAY: usize = 64;
@@ -195,8 +196,9 @@ pub(super) fn follows<L: Literal>(
 /// last, where it would read as the anchor, one `*` stays after it (an
 /// empty last literal, which any rest matches).
 pub(super) fn canonical_tail(tail: &[u8]) -> Cow<'_, [u8]> {
-    // PERF: most tails are canonical already (`*.php$`, `*?s=`); a copy of
-    // each was a few percent of building a matcher for a crawl log's host.
+    // Most tails are canonical already (`*.php$`, `*?s=`) and are
+    // borrowed: a copy of each would add to building every host's matcher
+    // in crawl mode.
     let double = tail.windows(2).any(|w| w == b"**");
     if !double && !tail.ends_with(b"*") && !tail.ends_with(b"*$") {
         return Cow::Borrowed(tail);
