@@ -8,14 +8,13 @@
 //! longest-match dialects, by file position for the first-match ones.
 
 mod dense;
-mod firsts;
 mod lazy;
 mod limits;
 mod naive;
 mod nfa;
 mod pattern;
-mod prefix;
 mod scan;
+mod trie;
 
 use std::fmt;
 use std::str::FromStr;
@@ -27,8 +26,8 @@ pub(crate) use self::lazy::LazyEngine;
 pub(crate) use self::limits::Limits;
 pub(crate) use self::naive::NaiveEngine;
 pub(crate) use self::pattern::{Pattern, Syntax, NONE};
-pub(crate) use self::prefix::{PrefixCache, PrefixEngine};
 pub(crate) use self::scan::ScanEngine;
+pub(crate) use self::trie::{PrefixCache, PrefixEngine};
 
 /// The priority tags of `patterns`: their indexes.
 fn ids(patterns: &[Pattern]) -> Vec<u32> {

@@ -1,6 +1,6 @@
 //! The default engine: a DFA over the patterns' literal prefixes (a trie),
 //! with the wildcard tails of the patterns found by Aho-Corasick automata
-//! (over their first literals, see [`firsts`](super::firsts)) that hang
+//! (over their first literals, see [`aho_corasick`]) that hang
 //! off the trie nodes where their prefixes end.
 //!
 //! Most robots.txt rules are literal prefixes (`Disallow: /cgi-bin/`), and
@@ -17,11 +17,13 @@
 //! a scan that has already found a better rule stops as soon as it reaches
 //! a node whose bound cannot beat it.
 
+mod aho_corasick;
+
 use memchr::memmem;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use super::firsts::{Firsts, FirstsDfa, Sparse, State};
+use self::aho_corasick::{Firsts, FirstsDfa, Sparse, State};
 use super::pattern::{follows, split, Pattern, Rest, Syntax, NONE};
 use crate::swar::equal;
 

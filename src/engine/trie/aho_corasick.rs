@@ -1,5 +1,5 @@
 //! The automata over the first literals of a trie node's wildcard tails,
-//! laid out for the tail walk of the [`prefix`](super::prefix) engine.
+//! laid out for the tail walk of the [`prefix`](super) engine.
 //!
 //! The Aho-Corasick automaton is built here ([`Sparse`]): a trie of the
 //! literals, its states numbered breadth first, with failure links and
