@@ -27,7 +27,7 @@ pub(crate) use self::limits::Limits;
 pub(crate) use self::naive::NaiveEngine;
 pub(crate) use self::pattern::{Pattern, Syntax, NONE};
 pub(crate) use self::scan::ScanEngine;
-pub(crate) use self::trie::{PrefixCache, PrefixEngine};
+pub(crate) use self::trie::{TrieEngine, TrieScratch};
 
 /// The priority tags of `patterns`: their indexes.
 fn ids(patterns: &[Pattern]) -> Vec<u32> {
@@ -115,7 +115,7 @@ pub(crate) enum Engine {
     Empty,
     Naive(NaiveEngine),
     Scan(ScanEngine),
-    Prefix(Box<PrefixEngine>),
+    Trie(Box<TrieEngine>),
     Dense(Box<DenseSet>),
     Lazy(Box<LazyEngine>),
 }
@@ -125,7 +125,7 @@ pub(crate) enum Engine {
 pub(crate) struct EngineCache {
     lazy: Option<regex_automata::hybrid::dfa::Cache>,
     naive: naive::NaiveCache,
-    prefix: PrefixCache,
+    trie: TrieScratch,
 }
 
 impl Engine {
@@ -141,8 +141,8 @@ impl Engine {
         match kind {
             EngineKind::Naive => Engine::Naive(NaiveEngine::new(patterns)),
             EngineKind::Scan => Engine::Scan(ScanEngine::new(patterns)),
-            EngineKind::Dfa => match PrefixEngine::new(patterns) {
-                Ok(e) => Engine::Prefix(Box::new(e)),
+            EngineKind::Dfa => match TrieEngine::new(patterns) {
+                Ok(e) => Engine::Trie(Box::new(e)),
                 Err(why) => {
                     log::debug!("no prefix automaton ({why})");
                     Engine::lazy(patterns, limits)
@@ -181,7 +181,7 @@ impl Engine {
             Engine::Empty => "empty",
             Engine::Naive(_) => "naive",
             Engine::Scan(_) => "scan",
-            Engine::Prefix(_) => "prefix-dfa",
+            Engine::Trie(_) => "prefix-dfa",
             Engine::Dense(e) if e.len() == 1 => "dense-dfa",
             Engine::Dense(_) => "dense-dfa-split",
             Engine::Lazy(_) => "lazy-dfa",
@@ -194,7 +194,7 @@ impl Engine {
             Engine::Empty => 0,
             Engine::Naive(e) => e.memory_usage(),
             Engine::Scan(e) => e.memory_usage(),
-            Engine::Prefix(e) => e.memory_usage(),
+            Engine::Trie(e) => e.memory_usage(),
             Engine::Dense(e) => e.memory_usage(),
             Engine::Lazy(e) => e.memory_usage(),
         }
@@ -207,7 +207,7 @@ impl Engine {
                 _ => None,
             },
             naive: naive::NaiveCache::default(),
-            prefix: PrefixCache::default(),
+            trie: TrieScratch::default(),
         }
     }
 
@@ -222,7 +222,7 @@ impl Engine {
             Engine::Empty => NONE,
             Engine::Naive(e) => e.find(path, &mut cache.naive),
             Engine::Scan(e) => e.find(path),
-            Engine::Prefix(e) => e.find(path, &mut cache.prefix),
+            Engine::Trie(e) => e.find(path, &mut cache.trie),
             Engine::Dense(e) => e.find_from(path, NONE),
             Engine::Lazy(e) => {
                 let cache = cache.lazy.get_or_insert_with(|| e.new_cache());

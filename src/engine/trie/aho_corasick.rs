@@ -34,7 +34,7 @@ use std::collections::HashMap;
 pub(super) type State = usize;
 
 /// The walk's view of an automaton over first literals.
-pub(super) trait Firsts {
+pub(super) trait Automaton {
     /// The state before any byte.
     fn start(&self) -> State;
     /// The state after `byte`.
@@ -44,20 +44,20 @@ pub(super) trait Firsts {
     /// How many literals `sid` reports.
     fn match_len(&self, sid: State) -> usize;
     /// Where the `k`th literal `sid` reports is: its place in
-    /// [`FirstsDfa::report_order`] for a table, its index among the
+    /// [`Dfa::report_order`] for a table, its index among the
     /// literals for the [`Sparse`] automaton.
     fn match_slot(&self, sid: State, k: usize) -> usize;
 }
 
 /// The integers a table can hold states in.
-pub(super) trait Cell: Copy + std::fmt::Debug {
+pub(super) trait StateInt: Copy + std::fmt::Debug {
     const MAX: usize;
     /// `value`, which is at most `MAX`.
     fn new(value: usize) -> Self;
     fn get(self) -> State;
 }
 
-impl Cell for u16 {
+impl StateInt for u16 {
     const MAX: usize = u16::MAX as usize;
     fn new(value: usize) -> u16 {
         value as u16
@@ -68,7 +68,7 @@ impl Cell for u16 {
     }
 }
 
-impl Cell for u32 {
+impl StateInt for u32 {
     const MAX: usize = u32::MAX as usize;
     fn new(value: usize) -> u32 {
         value as u32
@@ -82,8 +82,8 @@ impl Cell for u32 {
 /// An Aho-Corasick DFA as one table of rows, one row per state and one
 /// cell per byte class, each cell the offset of the next state's row.
 #[derive(Clone, Debug)]
-pub(super) struct FirstsDfa<C> {
-    table: Vec<C>,
+pub(super) struct Dfa<S> {
+    table: Vec<S>,
     /// The class of each byte: bytes that every state sends to the same
     /// state share a class.
     classes: [u8; 256],
@@ -100,13 +100,13 @@ pub(super) struct FirstsDfa<C> {
     patterns: Vec<u32>,
 }
 
-impl<C: Cell> FirstsDfa<C> {
+impl<S: StateInt> Dfa<S> {
     /// The table of `ac`, the automaton over `literals`, or `None` when
-    /// its states do not fit `C`.
+    /// its states do not fit `S`.
     pub(super) fn new<'a>(
         ac: &Sparse,
         literals: impl Iterator<Item = &'a [u8]>,
-    ) -> Option<FirstsDfa<C>> {
+    ) -> Option<Dfa<S>> {
         // A byte in no literal takes every state where any other such
         // byte does: they share a class; every other byte is its own.
         let mut used = [false; 256];
@@ -135,7 +135,7 @@ impl<C: Cell> FirstsDfa<C> {
         }
         let stride = members.len();
         let states = ac.len();
-        if (states - 1) * stride > C::MAX {
+        if (states - 1) * stride > S::MAX {
             return None;
         }
         // Every state's next state for each class: its child, else its
@@ -165,7 +165,7 @@ impl<C: Cell> FirstsDfa<C> {
         for &i in &order {
             let row = &rows[i * stride..(i + 1) * stride];
             table.extend(
-                row.iter().map(|&n| C::new(rank[n as usize] * stride)),
+                row.iter().map(|&n| S::new(rank[n as usize] * stride)),
             );
             if ac.is_match(i) {
                 let first = patterns.len() as u32;
@@ -175,7 +175,7 @@ impl<C: Cell> FirstsDfa<C> {
                 ranges.push((first, patterns.len() as u32 - first));
             }
         }
-        Some(FirstsDfa {
+        Some(Dfa {
             table,
             classes,
             stride: stride as u32,
@@ -188,7 +188,7 @@ impl<C: Cell> FirstsDfa<C> {
     }
 
     pub(super) fn memory_usage(&self) -> usize {
-        self.table.len() * std::mem::size_of::<C>()
+        self.table.len() * std::mem::size_of::<S>()
             + self.ranges.len() * 8
             + self.patterns.len() * 4
             + 256
@@ -202,13 +202,13 @@ impl<C: Cell> FirstsDfa<C> {
     }
 
     /// The pattern index of every report, each match state's next to one
-    /// another: [`Firsts::match_slot`] is a place in this list.
+    /// another: [`Automaton::match_slot`] is a place in this list.
     pub(super) fn report_order(&self) -> &[u32] {
         &self.patterns
     }
 }
 
-impl<C: Cell> Firsts for FirstsDfa<C> {
+impl<S: StateInt> Automaton for Dfa<S> {
     #[inline(always)]
     fn start(&self) -> State {
         self.start
@@ -410,7 +410,7 @@ impl Sparse {
 }
 
 /// The sparse automaton itself, for literal sets too large for a table.
-impl Firsts for Sparse {
+impl Automaton for Sparse {
     #[inline(always)]
     fn start(&self) -> State {
         0
@@ -448,7 +448,7 @@ impl Firsts for Sparse {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use aho_corasick::automaton::Automaton;
+    use aho_corasick::automaton::Automaton as _;
     use aho_corasick::{dfa, Anchored, MatchKind};
 
     /// The reciprocal's quotient is the division's, for every stride a
@@ -476,14 +476,13 @@ mod tests {
     /// The sparse automaton and its table walk exactly as the crate's
     /// DFA does: the same match states reached at the same bytes,
     /// reporting the same literals in the same order.
-    fn agree<C: Cell>(literals: &[&[u8]], hays: &[&[u8]]) {
+    fn agree<S: StateInt>(literals: &[&[u8]], hays: &[&[u8]]) {
         let ac = dfa::DFA::builder()
             .match_kind(MatchKind::Standard)
             .build(literals)
             .unwrap();
         let sparse = Sparse::new(literals.iter().copied());
-        let table =
-            FirstsDfa::<C>::new(&sparse, literals.iter().copied()).unwrap();
+        let table = Dfa::<S>::new(&sparse, literals.iter().copied()).unwrap();
         // What `next` relies on: every cell starts a row.
         let stride = table.stride as usize;
         assert!(table.table.iter().all(|c| {
@@ -550,8 +549,8 @@ mod tests {
             (0..10_000u32).map(|i| format!("{i:05}").into_bytes()).collect();
         let bytes = || literals.iter().map(|l| &l[..]);
         let ac = Sparse::new(bytes());
-        assert!(FirstsDfa::<u16>::new(&ac, bytes()).is_none());
-        let table = FirstsDfa::<u32>::new(&ac, bytes()).unwrap();
+        assert!(Dfa::<u16>::new(&ac, bytes()).is_none());
+        let table = Dfa::<u32>::new(&ac, bytes()).unwrap();
         assert_eq!(table.stride, 11);
         assert_eq!(table.table.len(), 11_112 * 11);
     }

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use super::layout::{Trie, TrieNode};
 use super::tails::{Hoisted, Tails, DIRECT_TAILS};
-use super::PrefixEngine;
+use super::TrieEngine;
 use crate::engine::pattern::{split, Pattern, Rest, Syntax, NONE};
 
 /// A node while the trie is being built.
@@ -24,8 +24,8 @@ pub(super) struct TmpNode {
     depth: u32,
 }
 
-impl PrefixEngine {
-    pub(crate) fn new(patterns: &[Pattern]) -> Result<PrefixEngine, String> {
+impl TrieEngine {
+    pub(crate) fn new(patterns: &[Pattern]) -> Result<TrieEngine, String> {
         let mut tmp =
             vec![TmpNode { emit: NONE, emit_end: NONE, ..Default::default() }];
         // The tails already at each node: a tail met again (a rule

@@ -2,7 +2,7 @@
 //! chains compressed, breadth first, children found in the node.
 
 use super::tails::Tails;
-use super::PrefixEngine;
+use super::TrieEngine;
 use crate::engine::pattern::NONE;
 use crate::swar::equal;
 
@@ -85,7 +85,7 @@ pub(super) struct Trie {
 /// target) counting bits is slow: 8.1 M paths/s.
 pub(super) const NARROW: usize = 8;
 
-impl PrefixEngine {
+impl TrieEngine {
     #[inline]
     pub(super) fn child(&self, node: &Node, byte: u8) -> Option<usize> {
         let len = usize::from(node.child_len);
@@ -157,7 +157,7 @@ impl Trie {
     ///
     /// PERF: in crawl mode, where thousands of robots.txt files stay
     /// compiled at once, this is what bounds how many fit in the cache.
-    pub(super) fn lay_out(self, tails: Vec<Tails>) -> PrefixEngine {
+    pub(super) fn lay_out(self, tails: Vec<Tails>) -> TrieEngine {
         // Each kept node's new index, and the kept nodes in that order,
         // with the byte that leads to each.
         let mut index = vec![NONE; self.nodes.len()];
@@ -184,7 +184,7 @@ impl Trie {
         // Per kept node, the byte that leads to it: a node's children's
         // bytes are a range of this, sorted.
         let child_bytes: Vec<u8> = order.iter().map(|&(_, b)| b).collect();
-        let mut engine = PrefixEngine {
+        let mut engine = TrieEngine {
             nodes: Vec::with_capacity(order.len()),
             skip_bytes: self.skip_bytes,
             wide: vec![],

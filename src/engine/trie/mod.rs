@@ -27,11 +27,11 @@ mod tests;
 mod walk;
 
 use self::layout::Node;
-pub(crate) use self::scratch::PrefixCache;
+pub(crate) use self::scratch::TrieScratch;
 use self::tails::Tails;
 
 #[derive(Clone, Debug)]
-pub(crate) struct PrefixEngine {
+pub(crate) struct TrieEngine {
     nodes: Vec<Node>,
     skip_bytes: Vec<u8>,
     /// Per wide node, one more than the rank of each byte's child among
@@ -47,7 +47,7 @@ pub(crate) struct PrefixEngine {
     lead: Option<(u8, u32)>,
 }
 
-impl PrefixEngine {
+impl TrieEngine {
     pub(crate) fn memory_usage(&self) -> usize {
         self.nodes.len() * std::mem::size_of::<Node>()
             + self.skip_bytes.len()

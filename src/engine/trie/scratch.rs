@@ -5,7 +5,7 @@ use super::aho_corasick::State;
 /// Per-thread state of the trie engine: which multi-literal tails a scan
 /// has already checked, so each is checked at most once per path.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct PrefixCache {
+pub(crate) struct TrieScratch {
     /// The tails a trie walk met, with where their rest of the path
     /// starts, to be searched once the walk is done, when they are more
     /// than [`Met`](super::walk::Met) holds.
@@ -87,7 +87,7 @@ impl Visited {
     }
 }
 
-impl PrefixCache {
+impl TrieScratch {
     /// Counts a scan: every tail is unchecked again.
     fn next_scan(&mut self) {
         if self.generation == u32::MAX {

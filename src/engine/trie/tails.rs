@@ -5,8 +5,8 @@ use memchr::memmem;
 use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
 
-use super::aho_corasick::{Firsts, FirstsDfa, Sparse, State};
-use super::scratch::PrefixCache;
+use super::aho_corasick::{Automaton, Dfa, Sparse, State};
+use super::scratch::TrieScratch;
 use crate::engine::pattern::{follows, Pattern, Syntax, NONE};
 
 /// The wildcard tails of the patterns that share one literal prefix.
@@ -42,7 +42,7 @@ pub(super) struct Tails {
     /// `ac` is `None`.
     pub(super) entries: Vec<TailEntry>,
     /// What a match state's report needs of its entry, in the order of
-    /// [`Firsts::match_slot`].
+    /// [`Automaton::match_slot`].
     reports: Vec<Report>,
     min_id: u32,
     /// How far above the node the search starts: the depth of the node
@@ -118,7 +118,7 @@ pub(super) struct Hoisted {
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub(super) enum Ac {
-    Dfa16(FirstsDfa<u16>),
+    Dfa16(Dfa<u16>),
     Sparse(Sparse),
 }
 
@@ -304,7 +304,7 @@ impl Tails {
             // sets.
             let sparse = Sparse::new(firsts.clone());
             let ac = if bytes <= AC_DFA_BYTES {
-                match FirstsDfa::new(&sparse, firsts) {
+                match Dfa::new(&sparse, firsts) {
                     Some(table) => Ac::Dfa16(table),
                     None => Ac::Sparse(sparse),
                 }
@@ -313,7 +313,7 @@ impl Tails {
             };
             Some(ac)
         };
-        // In the order of `Firsts::match_slot`.
+        // In the order of `Automaton::match_slot`.
         let order = match &ac {
             Some(Ac::Dfa16(a)) => Some(a.report_order()),
             Some(Ac::Sparse(_)) | None => None,
@@ -359,7 +359,7 @@ impl Tails {
         &self,
         rest: &[u8],
         best: u32,
-        cache: &mut PrefixCache,
+        scratch: &mut TrieScratch,
     ) -> u32 {
         if best <= self.min_id {
             return best;
@@ -376,8 +376,8 @@ impl Tails {
             return best;
         };
         match ac {
-            Ac::Dfa16(a) => self.walk(a, rest, best, cache),
-            Ac::Sparse(a) => self.walk(a, rest, best, cache),
+            Ac::Dfa16(a) => self.walk(a, rest, best, scratch),
+            Ac::Sparse(a) => self.walk(a, rest, best, scratch),
         }
     }
 
@@ -406,14 +406,14 @@ impl Tails {
     /// registers (inlined into the scan it reloaded three from the stack
     /// at every byte): ebay.com, 2 M URLs, 0.294 -> 0.289 s.
     #[inline(never)]
-    fn walk<A: Firsts>(
+    fn walk<A: Automaton>(
         &self,
         ac: &A,
         rest: &[u8],
         mut best: u32,
-        cache: &mut PrefixCache,
+        scratch: &mut TrieScratch,
     ) -> u32 {
-        cache.visited.clear();
+        scratch.visited.clear();
         let (mut sid, mut end) = self.lead;
         debug_assert!(end <= rest.len());
         // N.B. One index, both the byte's place and (after it) the end
@@ -422,22 +422,22 @@ impl Tails {
         while end < rest.len() {
             sid = ac.next(sid, rest[end]);
             end += 1;
-            if ac.is_match(sid) && cache.visited.insert(sid) {
+            if ac.is_match(sid) && scratch.visited.insert(sid) {
                 let settled;
                 (best, settled) =
-                    self.consider(ac, sid, rest, end, best, cache);
+                    self.consider(ac, sid, rest, end, best, scratch);
                 if best <= self.min_id {
                     return best;
                 }
                 if !settled {
-                    cache.visited.remove(sid);
+                    scratch.visited.remove(sid);
                 }
             }
         }
         if ac.is_match(sid) {
             // Only the `$` one-literal tails can gain here; the others
             // were looked at the first time this state was reached.
-            best = self.consider(ac, sid, rest, rest.len(), best, cache).0;
+            best = self.consider(ac, sid, rest, rest.len(), best, scratch).0;
         }
         best
     }
@@ -447,14 +447,14 @@ impl Tails {
     /// is settled: whether every tail it reports was looked at (a literal
     /// that starts before its tail's rest of the path is not).
     #[inline(always)]
-    fn consider<A: Firsts>(
+    fn consider<A: Automaton>(
         &self,
         ac: &A,
         sid: State,
         rest: &[u8],
         end: usize,
         mut best: u32,
-        cache: &mut PrefixCache,
+        scratch: &mut TrieScratch,
     ) -> (u32, bool) {
         let mut settled = true;
         for k in 0..ac.match_len(sid) {
@@ -469,7 +469,7 @@ impl Tails {
             let hit = if r.more == NONE {
                 !r.end || end == rest.len()
             } else {
-                self.more_follow(r.more, rest, end, cache)
+                self.more_follow(r.more, rest, end, scratch)
             };
             if hit {
                 best = r.id;
@@ -494,15 +494,15 @@ impl Tails {
         entry: u32,
         rest: &[u8],
         end: usize,
-        cache: &mut PrefixCache,
+        scratch: &mut TrieScratch,
     ) -> bool {
         let e = &self.entries[entry as usize];
-        if !cache.first_visit(e.slot) {
+        if !scratch.first_visit(e.slot) {
             return false;
         }
         if e.sub != NONE {
             // Searched once this walk is done (see `search_groups`).
-            cache.groups.push((e.sub, cache.base + end));
+            scratch.groups.push((e.sub, scratch.base + end));
             return false;
         }
         follows(rest, end, e.more().iter(), e.end)
@@ -539,7 +539,7 @@ fn after_first(tail: &Pattern) -> Pattern<'static> {
 
 /// The state of `ac` after `bytes` from its start, and their number;
 /// or its start and 0 when a match state comes on the way.
-fn lead<A: Firsts>(ac: &A, bytes: &[u8]) -> (State, usize) {
+fn lead<A: Automaton>(ac: &A, bytes: &[u8]) -> (State, usize) {
     let mut sid = ac.start();
     for &b in bytes {
         sid = ac.next(sid, b);

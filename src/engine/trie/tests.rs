@@ -10,15 +10,15 @@ use crate::engine::pattern::{Pattern, Syntax, NONE};
 
 /// The engine finds what the naive engine finds on every path.
 fn assert_agrees_with_naive(
-    engine: &PrefixEngine,
+    engine: &TrieEngine,
     naive: &super::super::NaiveEngine,
     patterns: &[Pattern],
     paths: impl Iterator<Item = Vec<u8>>,
 ) {
-    let (mut cache, mut naive_cache) = Default::default();
+    let (mut scratch, mut naive_cache) = Default::default();
     for path in paths {
         assert_eq!(
-            engine.find(&path, &mut cache),
+            engine.find(&path, &mut scratch),
             naive.find(&path, &mut naive_cache),
             "{:?} on {:?}",
             String::from_utf8_lossy(&path),
@@ -38,7 +38,7 @@ fn globs(patterns: &[Vec<u8>]) -> Vec<Pattern<'_>> {
         .collect()
 }
 
-fn engine(patterns: &[&str]) -> PrefixEngine {
+fn engine(patterns: &[&str]) -> TrieEngine {
     let patterns: Vec<Pattern> = patterns
         .iter()
         .map(|p| Pattern {
@@ -46,7 +46,7 @@ fn engine(patterns: &[&str]) -> PrefixEngine {
             syntax: Syntax::Glob,
         })
         .collect();
-    PrefixEngine::new(&patterns).unwrap()
+    TrieEngine::new(&patterns).unwrap()
 }
 
 /// A path that starts with the root's one-byte chain skips the root
@@ -66,10 +66,10 @@ fn the_lead_skips_only_a_bare_root() {
         let bytes: Vec<Vec<u8>> =
             patterns.iter().map(|p| p.as_bytes().to_vec()).collect();
         let naive = super::super::NaiveEngine::new(&globs(&bytes));
-        let (mut cache, mut naive_cache) = Default::default();
+        let (mut scratch, mut naive_cache) = Default::default();
         for path in ["", "/", "/b", "/x", "/y", "/b/c", "/b/z", "b", "x/"] {
             assert_eq!(
-                e.find(path.as_bytes(), &mut cache),
+                e.find(path.as_bytes(), &mut scratch),
                 naive.find(path.as_bytes(), &mut naive_cache),
                 "{path:?} on {patterns:?}"
             );
@@ -95,13 +95,13 @@ fn children_of_every_width_agree_with_naive() {
         }
         p.push(b"/".to_vec());
         let patterns = globs(&p);
-        let engine = PrefixEngine::new(&patterns).unwrap();
+        let engine = TrieEngine::new(&patterns).unwrap();
         let naive = super::super::NaiveEngine::new(&patterns);
-        let (mut cache, mut naive_cache) = Default::default();
+        let (mut scratch, mut naive_cache) = Default::default();
         for b in 0..=255u8 {
             for path in [vec![b'/', b], vec![b'/', b, b'z']] {
                 assert_eq!(
-                    engine.find(&path, &mut cache),
+                    engine.find(&path, &mut scratch),
                     naive.find(&path, &mut naive_cache),
                     "width {width}, path {path:?}"
                 );
@@ -120,9 +120,9 @@ fn chains_of_every_length_agree_with_naive() {
         // pattern's last `len - 1` bytes.
         let p = [long[..=len].to_vec(), b"/x".to_vec()];
         let patterns = globs(&p);
-        let engine = PrefixEngine::new(&patterns).unwrap();
+        let engine = TrieEngine::new(&patterns).unwrap();
         let naive = super::super::NaiveEngine::new(&patterns);
-        let (mut cache, mut naive_cache) = Default::default();
+        let (mut scratch, mut naive_cache) = Default::default();
         let mut paths = vec![];
         for cut in 0..=long.len() {
             paths.push(long[..cut].to_vec());
@@ -134,7 +134,7 @@ fn chains_of_every_length_agree_with_naive() {
         }
         for path in &paths {
             assert_eq!(
-                engine.find(path, &mut cache),
+                engine.find(path, &mut scratch),
                 naive.find(path, &mut naive_cache),
                 "{:?} against {:?}",
                 String::from_utf8_lossy(path),
@@ -171,7 +171,7 @@ fn hoisted_tails_agree_with_naive() {
             patterns.push(p);
         }
         let patterns = globs(&patterns);
-        let engine = PrefixEngine::new(&patterns).unwrap();
+        let engine = TrieEngine::new(&patterns).unwrap();
         hoisted += engine.tails.iter().filter(|t| t.covers > 0).count();
         let naive = super::super::NaiveEngine::new(&patterns);
         let paths = (0..40).map(|_| -> Vec<u8> {
@@ -215,7 +215,7 @@ fn groups_of_tails_agree_with_naive() {
             patterns.push(p);
         }
         let patterns = globs(&patterns);
-        let engine = PrefixEngine::new(&patterns).unwrap();
+        let engine = TrieEngine::new(&patterns).unwrap();
         let subs = engine
             .tails
             .iter()
@@ -241,26 +241,26 @@ fn groups_of_tails_agree_with_naive() {
 #[test]
 fn repeated_and_shared_first_literals_build_one_pattern() {
     let same: Vec<Vec<u8>> = vec![b"*a".to_vec(); 10_000];
-    let e = PrefixEngine::new(&globs(&same)).unwrap();
+    let e = TrieEngine::new(&globs(&same)).unwrap();
     assert_eq!(e.tails.len(), 1);
     assert_eq!(e.tails[0].entries.len(), 1);
-    let mut cache = PrefixCache::default();
-    assert_eq!(e.find(b"/xa", &mut cache), 0);
+    let mut scratch = TrieScratch::default();
+    assert_eq!(e.find(b"/xa", &mut scratch), 0);
     let distinct: Vec<Vec<u8>> =
         (0..10_000).map(|i| format!("/a*b*c{i}").into_bytes()).collect();
-    let e = PrefixEngine::new(&globs(&distinct)).unwrap();
+    let e = TrieEngine::new(&globs(&distinct)).unwrap();
     // The node's automaton holds `b` once; the group's, every `c<i>`.
     assert_eq!(e.tails.len(), 2);
     assert_eq!(e.tails[0].entries.len(), 1);
     assert_eq!(e.tails[1].entries.len(), 10_000);
     // `c9` comes first, and is in `c9999`.
-    assert_eq!(e.find(b"/a/b/c9999", &mut cache), 9);
-    assert_eq!(e.find(b"/a/b/c0", &mut cache), 0);
-    assert_eq!(e.find(b"/a/c1/b", &mut cache), NONE);
+    assert_eq!(e.find(b"/a/b/c9999", &mut scratch), 9);
+    assert_eq!(e.find(b"/a/b/c0", &mut scratch), 0);
+    assert_eq!(e.find(b"/a/c1/b", &mut scratch), NONE);
 }
 
 /// A path that meets more nodes with tails than [`Met`] holds is
-/// searched from the cache's list of them, and finds what the naive
+/// searched from the scratch's list of them, and finds what the naive
 /// engine finds, with nodes whose automata hold upper tails among
 /// them.
 #[test]
@@ -280,26 +280,26 @@ fn paths_meeting_many_tails_agree_with_naive() {
     // that matches is the answer.
     p.reverse();
     let patterns = globs(&p);
-    let engine = PrefixEngine::new(&patterns).unwrap();
+    let engine = TrieEngine::new(&patterns).unwrap();
     assert!(engine.tails.iter().any(|t| t.covers > 0));
     let naive = super::super::NaiveEngine::new(&patterns);
-    let (mut cache, mut naive_cache) = Default::default();
+    let (mut scratch, mut naive_cache) = Default::default();
     let mut many = 0;
     for len in 0..30 {
         for end in [&b""[..], b"x", b"y", b"q", b"az", b"ya"] {
             let path = [&b"/"[..], &vec![b'a'; len], end].concat();
             assert_eq!(
-                engine.find(&path, &mut cache),
+                engine.find(&path, &mut scratch),
                 naive.find(&path, &mut naive_cache),
                 "{:?}",
                 String::from_utf8_lossy(&path)
             );
             if len > Met::FEW {
-                many += usize::from(cache.pending.len() > Met::FEW);
+                many += usize::from(scratch.pending.len() > Met::FEW);
             }
         }
     }
-    // The long paths took the cache's list.
+    // The long paths took the scratch's list.
     assert!(many > 0);
 }
 
@@ -341,7 +341,7 @@ fn every_kind_of_automaton_agrees_with_naive() {
             })
             .collect();
         let patterns = globs(&patterns);
-        let engine = PrefixEngine::new(&patterns).unwrap();
+        let engine = TrieEngine::new(&patterns).unwrap();
         let got = match engine.tails[0].ac {
             Some(Ac::Sparse(_)) => "sparse",
             Some(Ac::Dfa16(_)) => "dfa16",
@@ -349,7 +349,7 @@ fn every_kind_of_automaton_agrees_with_naive() {
         };
         assert_eq!(got, kind);
         let naive = super::super::NaiveEngine::new(&patterns);
-        let (mut cache, mut naive_cache) = Default::default();
+        let (mut scratch, mut naive_cache) = Default::default();
         let mut matched = 0;
         for p in patterns.iter().step_by(5) {
             // The pattern's bytes as a path, cut short, and followed
@@ -366,7 +366,7 @@ fn every_kind_of_automaton_agrees_with_naive() {
                 let want = naive.find(&path, &mut naive_cache);
                 matched += usize::from(want != NONE);
                 assert_eq!(
-                    engine.find(&path, &mut cache),
+                    engine.find(&path, &mut scratch),
                     want,
                     "{kind}: {:?}",
                     String::from_utf8_lossy(&path)
@@ -390,14 +390,14 @@ fn stamps_survive_the_scan_count_wrapping() {
     p.push("/*x*c".into());
     let p: Vec<&str> = p.iter().map(String::as_str).collect();
     let e = engine(&p);
-    let mut cache = PrefixCache::default();
+    let mut scratch = TrieScratch::default();
     // Both two-literal tails checked: a stamp each.
-    assert_eq!(e.find(b"/xaxc", &mut cache), 13);
-    assert_eq!(cache.stamps.len(), 2);
+    assert_eq!(e.find(b"/xaxc", &mut scratch), 13);
+    assert_eq!(scratch.stamps.len(), 2);
     for path in [&b"/xaxb"[..], b"/xaxc", b"/xa", b"/q3"] {
-        let want = e.find(path, &mut cache);
+        let want = e.find(path, &mut scratch);
         for start in [u32::MAX - 2, u32::MAX - 1, u32::MAX] {
-            let mut c = cache.clone();
+            let mut c = scratch.clone();
             c.generation = start;
             // Stamps that a stale scan count would read as "checked".
             c.stamps.iter_mut().for_each(|s| *s = 1);
@@ -406,8 +406,8 @@ fn stamps_survive_the_scan_count_wrapping() {
             }
         }
     }
-    assert_eq!(e.find(b"/xaxb", &mut cache), 12);
-    assert_eq!(e.find(b"/xaxc", &mut cache), 13);
+    assert_eq!(e.find(b"/xaxb", &mut scratch), 12);
+    assert_eq!(e.find(b"/xaxc", &mut scratch), 13);
 }
 
 /// A chain longer than a node can note goes on from a node of its own,
@@ -422,16 +422,16 @@ fn chains_past_u16_go_on_from_a_node() {
     // The root, `/` (where the rules branch), `/a` and `/x`, the two
     // nodes where the chain goes on, and its end.
     assert_eq!(e.nodes.len(), 7);
-    let mut cache = PrefixCache::default();
-    assert_eq!(e.find(&pattern, &mut cache), 0);
+    let mut scratch = TrieScratch::default();
+    assert_eq!(e.find(&pattern, &mut scratch), 0);
     let mut longer = pattern.clone();
     longer.push(b'z');
-    assert_eq!(e.find(&longer, &mut cache), 0);
-    assert_eq!(e.find(&pattern[..pattern.len() - 1], &mut cache), NONE);
+    assert_eq!(e.find(&longer, &mut scratch), 0);
+    assert_eq!(e.find(&pattern[..pattern.len() - 1], &mut scratch), NONE);
     for at in [1, 65_535, 65_536, 65_537, 131_071, 131_072, 139_999] {
         let mut wrong = pattern.clone();
         wrong[at] = b'z';
-        assert_eq!(e.find(&wrong, &mut cache), NONE, "{at}");
+        assert_eq!(e.find(&wrong, &mut scratch), NONE, "{at}");
     }
 }
 
@@ -445,11 +445,11 @@ fn chains_keep_no_nodes_of_their_own() {
     // the chains are bytes to compare, not nodes.
     assert_eq!(e.nodes.len(), 6);
     assert!(e.memory_usage() < 8_000 + 1_000, "{}", e.memory_usage());
-    let mut cache = PrefixCache::default();
-    assert_eq!(e.find(long.as_bytes(), &mut cache), 0);
-    assert_eq!(e.find(format!("{long}x").as_bytes(), &mut cache), 0);
-    assert_eq!(e.find(&long.as_bytes()[..4000], &mut cache), NONE);
-    assert_eq!(e.find(other.as_bytes(), &mut cache), 1);
-    assert_eq!(e.find(b"/bcc", &mut cache), 2);
-    assert_eq!(e.find(b"/x", &mut cache), NONE);
+    let mut scratch = TrieScratch::default();
+    assert_eq!(e.find(long.as_bytes(), &mut scratch), 0);
+    assert_eq!(e.find(format!("{long}x").as_bytes(), &mut scratch), 0);
+    assert_eq!(e.find(&long.as_bytes()[..4000], &mut scratch), NONE);
+    assert_eq!(e.find(other.as_bytes(), &mut scratch), 1);
+    assert_eq!(e.find(b"/bcc", &mut scratch), 2);
+    assert_eq!(e.find(b"/x", &mut scratch), NONE);
 }

@@ -1,10 +1,10 @@
 //! Walking a path: the trie first, then the tails met on the way.
 
-use super::scratch::PrefixCache;
-use super::PrefixEngine;
+use super::scratch::TrieScratch;
+use super::TrieEngine;
 use crate::engine::pattern::NONE;
 
-impl PrefixEngine {
+impl TrieEngine {
     /// The lowest tag of a pattern that matches `path`, or `NONE`.
     ///
     /// The trie is walked first; the tails met on the way are only
@@ -13,29 +13,29 @@ impl PrefixEngine {
     /// long literal one, and then a short wildcard rule near the root
     /// (amazon.com's `*/gcrnsts`) costs nothing.
     #[inline]
-    pub(crate) fn find(&self, path: &[u8], cache: &mut PrefixCache) -> u32 {
+    pub(crate) fn find(&self, path: &[u8], scratch: &mut TrieScratch) -> u32 {
         let mut met = Met::default();
         let Some(best) = self.walk_trie(path, &mut met) else {
-            return self.find_many(path, cache);
+            return self.find_many(path, scratch);
         };
         if met.len == 0 {
             return best;
         }
-        self.search_tails(path, &met.few[..met.len], best, cache)
+        self.search_tails(path, &met.few[..met.len], best, scratch)
     }
 
-    /// [`PrefixEngine::find`] for a path that meets more nodes with tails
-    /// than [`Met`] holds: the list of them in the cache.
+    /// [`TrieEngine::find`] for a path that meets more nodes with tails
+    /// than [`Met`] holds: the list of them in the scratch.
     #[cold]
     #[inline(never)]
-    fn find_many(&self, path: &[u8], cache: &mut PrefixCache) -> u32 {
-        let mut pending = std::mem::take(&mut cache.pending);
+    fn find_many(&self, path: &[u8], scratch: &mut TrieScratch) -> u32 {
+        let mut pending = std::mem::take(&mut scratch.pending);
         pending.clear();
         let best = self
             .walk_trie(path, &mut pending)
             .expect("a vector takes every tail");
-        let best = self.search_tails(path, &pending, best, cache);
-        cache.pending = pending;
+        let best = self.search_tails(path, &pending, best, scratch);
+        scratch.pending = pending;
         best
     }
 
@@ -47,23 +47,23 @@ impl PrefixEngine {
         path: &[u8],
         met: &[(u32, u32)],
         mut best: u32,
-        cache: &mut PrefixCache,
+        scratch: &mut TrieScratch,
     ) -> u32 {
-        cache.stamped = false;
+        scratch.stamped = false;
         let mut i = met.len();
         while i > 0 {
             i -= 1;
             let (tail, pos) = met[i];
             let tails = &self.tails[tail as usize];
             let from = (pos - tails.reach) as usize;
-            cache.base = from;
-            best = tails.find_from(&path[from..], best, cache);
+            scratch.base = from;
+            best = tails.find_from(&path[from..], best, scratch);
             // The tails of the nodes above that this node's automaton
             // holds too: they were met just before it.
             i -= tails.covers as usize;
         }
-        if !cache.groups.is_empty() {
-            best = self.search_groups(path, best, cache);
+        if !scratch.groups.is_empty() {
+            best = self.search_groups(path, best, scratch);
         }
         best
     }
@@ -77,12 +77,15 @@ impl PrefixEngine {
         &self,
         path: &[u8],
         mut best: u32,
-        cache: &mut PrefixCache,
+        scratch: &mut TrieScratch,
     ) -> u32 {
-        while let Some((tails, at)) = cache.groups.pop() {
-            cache.base = at;
-            best =
-                self.tails[tails as usize].find_from(&path[at..], best, cache);
+        while let Some((tails, at)) = scratch.groups.pop() {
+            scratch.base = at;
+            best = self.tails[tails as usize].find_from(
+                &path[at..],
+                best,
+                scratch,
+            );
         }
         best
     }
@@ -143,7 +146,7 @@ pub(super) trait MetTails {
 /// The nodes with tails that a trie walk met, when they are few: on the
 /// stack.
 ///
-/// PERF: in a vector of the cache, taken out and put back around the
+/// PERF: in a vector of the scratch, taken out and put back around the
 /// search (its borrow), with a capacity check at each push, they took 20
 /// instructions a URL on ebay.com's paths, which meet one or two.
 #[derive(Default)]
