@@ -196,7 +196,7 @@ pub struct CrawlJudge {
 /// they are compiled (see [`CrawlJudge::compile_after`]).
 ///
 /// PERF: over the 2,680 files of the corpus, the URLs after which
-/// compiling with `dfa` has paid for itself against scanning: never, for
+/// compiling with `trie` has paid for itself against scanning: never, for
 /// most files under 30 rules (scanning them is as fast); a median of
 /// about 1,300 URLs for files of 30 to 100 rules, 900 for 100 to 300, 650
 /// for 300 to 1,000, and from 200 to 3,000 (quartiles) for the 16 files

@@ -42,8 +42,8 @@ pub enum EngineKind {
     /// position-set match, the highest priority wins. Obviously correct,
     /// slow on large rule sets; the yardstick of the differential tests.
     Naive,
-    /// The default: a trie (a DFA over the rules' literal prefixes, up to
-    /// their first `*`) walked once along the path. The wildcard tails of
+    /// The default: a trie of the rules' literal prefixes (up to their
+    /// first `*`) walked once along the path. The wildcard tails of
     /// the rules that start at a node are found by Aho-Corasick over their
     /// distinct first literals; tails that share their first literal are
     /// a group, whose own automaton over their next literals is searched
@@ -52,11 +52,13 @@ pub enum EngineKind {
     /// once. Each node knows the best rule still reachable below it, so a
     /// scan stops as soon as no better rule can match. Compiles in time
     /// and memory linear in the rules' bytes.
+    ///
+    /// Its name was `dfa` once, and `"dfa"` still parses as this engine.
     #[default]
-    Dfa,
+    Trie,
     /// Every pattern in one dense DFA (regex-automata), split into a few
     /// DFAs when one would exceed the size limits, else the lazy DFA. Slower
-    /// to compile than `dfa`; kept to compare strategies.
+    /// to compile than `trie`; kept to compare strategies.
     Dense,
     /// All patterns in one lazy (hybrid) DFA with a bounded cache: states
     /// are built as paths need them. Compiles in microseconds.
@@ -65,14 +67,14 @@ pub enum EngineKind {
     /// in priority order, the literal prefix compared in place and the
     /// wildcard literals searched for in order. For rule sets that judge
     /// a few paths: the crawl-log mode judges each origin's first URLs so
-    /// and compiles `dfa` only for the origins with more.
+    /// and compiles `trie` only for the origins with more.
     Scan,
 }
 
 impl EngineKind {
     /// Every engine, the default first.
     pub const ALL: [EngineKind; 5] = [
-        EngineKind::Dfa,
+        EngineKind::Trie,
         EngineKind::Dense,
         EngineKind::Lazy,
         EngineKind::Scan,
@@ -83,7 +85,7 @@ impl EngineKind {
     pub fn name(self) -> &'static str {
         match self {
             EngineKind::Naive => "naive",
-            EngineKind::Dfa => "dfa",
+            EngineKind::Trie => "trie",
             EngineKind::Dense => "dense",
             EngineKind::Lazy => "lazy",
             EngineKind::Scan => "scan",
@@ -100,7 +102,12 @@ impl fmt::Display for EngineKind {
 impl FromStr for EngineKind {
     type Err = Error;
 
+    /// An engine's name in any case, or `dfa`, the old name of `trie`
+    /// (kept so that scripts written for it go on working).
     fn from_str(s: &str) -> Result<EngineKind, Error> {
+        if s.eq_ignore_ascii_case("dfa") {
+            return Ok(EngineKind::Trie);
+        }
         EngineKind::ALL
             .into_iter()
             .find(|e| e.name().eq_ignore_ascii_case(s))
@@ -141,10 +148,10 @@ impl Engine {
         match kind {
             EngineKind::Naive => Engine::Naive(NaiveEngine::new(patterns)),
             EngineKind::Scan => Engine::Scan(ScanEngine::new(patterns)),
-            EngineKind::Dfa => match TrieEngine::new(patterns) {
+            EngineKind::Trie => match TrieEngine::new(patterns) {
                 Ok(e) => Engine::Trie(Box::new(e)),
                 Err(why) => {
-                    log::debug!("no prefix automaton ({why})");
+                    log::debug!("no trie ({why})");
                     Engine::lazy(patterns, limits)
                 }
             },
@@ -181,7 +188,7 @@ impl Engine {
             Engine::Empty => "empty",
             Engine::Naive(_) => "naive",
             Engine::Scan(_) => "scan",
-            Engine::Trie(_) => "prefix-dfa",
+            Engine::Trie(_) => "trie",
             Engine::Dense(e) if e.len() == 1 => "dense-dfa",
             Engine::Dense(_) => "dense-dfa-split",
             Engine::Lazy(_) => "lazy-dfa",
@@ -230,5 +237,23 @@ impl Engine {
             }
         };
         (id != NONE).then_some(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EngineKind;
+
+    #[test]
+    fn names_parse_back_and_dfa_is_the_trie() {
+        for kind in EngineKind::ALL {
+            assert_eq!(kind.name().parse::<EngineKind>().unwrap(), kind);
+            assert_eq!(kind.to_string(), kind.name());
+        }
+        for old in ["dfa", "DFA", "Dfa"] {
+            assert_eq!(old.parse::<EngineKind>().unwrap(), EngineKind::Trie);
+        }
+        assert_eq!(EngineKind::default(), EngineKind::Trie);
+        assert!("dfas".parse::<EngineKind>().is_err());
     }
 }
