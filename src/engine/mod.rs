@@ -21,7 +21,7 @@ use std::str::FromStr;
 
 use crate::error::{Error, ErrorKind};
 
-pub(crate) use self::dense::DenseSet;
+pub(crate) use self::dense::DenseEngine;
 pub(crate) use self::lazy::LazyEngine;
 pub(crate) use self::limits::Limits;
 pub(crate) use self::naive::NaiveEngine;
@@ -123,7 +123,7 @@ pub(crate) enum Engine {
     Naive(NaiveEngine),
     Scan(ScanEngine),
     Trie(Box<TrieEngine>),
-    Dense(Box<DenseSet>),
+    Dense(Box<DenseEngine>),
     Lazy(Box<LazyEngine>),
 }
 
@@ -156,7 +156,7 @@ impl Engine {
                 }
             },
             EngineKind::Dense => {
-                match DenseSet::new(patterns, &ids(patterns), limits) {
+                match DenseEngine::new(patterns, &ids(patterns), limits) {
                     Ok(set) => Engine::Dense(Box::new(set)),
                     Err(why) => {
                         log::debug!("dense DFAs over their limits ({why})");
