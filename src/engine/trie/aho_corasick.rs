@@ -1,5 +1,6 @@
-//! The automata over the first literals of a trie node's wildcard tails,
-//! laid out for the tail walk of the [`prefix`](super) engine.
+//! The Aho-Corasick automata over the first literals of a trie node's
+//! wildcard tails, laid out for the tail walk of the [`trie`](super)
+//! engine (see docs/DESIGN.md, "Tail automata").
 //!
 //! The Aho-Corasick automaton is built here ([`Sparse`]): a trie of the
 //! literals, its states numbered breadth first, with failure links and
@@ -16,20 +17,16 @@
 //! first-level cache. For modest literal sets, this module follows every
 //! state's transitions, failure links included, into a table of the
 //! narrowest integer that holds them (16 bits for the few hundred states
-//! of ebay.com's tails under `/b/`: half the cache lines of a 32-bit
-//! DFA), with the match states first, so that a match is one comparison,
-//! and with each match state's literals in one flat list, read with one
+//! of a large real file's tails: half the cache lines of a 32-bit DFA),
+//! with the match states first, so that a match is one comparison, and
+//! with each match state's literals in one flat list, read with one
 //! lookup. Larger sets walk the sparse automaton itself.
-//!
-//! PERF: ebay.com, 2 M URLs, one thread: 0.309 s with the crate's DFA,
-//! 0.300 s with this table, which also takes 170 KB where the crate's
-//! DFAs took 525 KB.
 
 use std::collections::HashMap;
 
 /// A state: the offset of its row in the table.
 ///
-/// PERF: a `usize`, so the walk uses the loaded cell as an index as it
+/// A `usize`, so that the walk uses the loaded cell as an index as it
 /// is, with no extension between one load and the next.
 pub(super) type State = usize;
 
@@ -217,10 +214,9 @@ impl<S: StateInt> Automaton for Dfa<S> {
     #[inline(always)]
     fn next(&self, sid: State, byte: u8) -> State {
         let class = usize::from(self.classes[usize::from(byte)]);
-        // PERF: the class's column is found apart from the state, so the
+        // The class's column is added apart from the state, so that the
         // load of the next state waits on the state alone, not on an
-        // addition after it: that addition was a cycle of the five or six
-        // each byte of the walk takes.
+        // addition after it: each byte of the walk waits on that load.
         debug_assert!(sid + class < self.table.len());
         // SAFETY: `sid` is a state (the start, or a cell of the table),
         // and every state is the offset of a row of `stride` cells: the
@@ -251,8 +247,8 @@ impl<S: StateInt> Automaton for Dfa<S> {
 /// more): exact for every offset below 2^32 (Lemire, Kaser and Kurz,
 /// "Faster remainder by direct computation", 2019).
 ///
-/// PERF: the division this replaces waited a dozen cycles for each match
-/// state's reports, and a match state is met on most of ebay.com's paths.
+/// Most paths reach a match state, and a division would make each of
+/// them wait many cycles for its reports.
 #[inline(always)]
 fn rank_of(sid: State, reciprocal: u64) -> usize {
     debug_assert!(sid <= u32::MAX as usize);

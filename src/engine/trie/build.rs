@@ -1,6 +1,6 @@
-//! Compiling the patterns into the trie: one node per prefix byte, the
-//! patterns' tags and tails on the nodes where their prefixes end, the
-//! tail automata, each node's bound.
+//! Compiling the patterns into the trie: a node per byte of prefix, each
+//! pattern's tag or tail on the node where its prefix ends, each node's
+//! tail automaton and bound; then [`layout`](super::layout) lays it out.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -10,7 +10,8 @@ use super::tails::{Hoisted, Tails, DIRECT_TAILS};
 use super::TrieEngine;
 use crate::engine::pattern::{split, Pattern, Rest, Syntax, NONE};
 
-/// A node while the trie is being built.
+/// A node while the trie is being built: its children in a list, its
+/// tails as patterns, and the way back up that hoisting tails needs.
 #[derive(Default)]
 pub(super) struct TmpNode {
     children: Vec<(u8, u32)>,
@@ -25,6 +26,7 @@ pub(super) struct TmpNode {
 }
 
 impl TrieEngine {
+    /// Compiles `patterns`, whose index is their priority tag.
     pub(crate) fn new(patterns: &[Pattern]) -> Result<TrieEngine, String> {
         let mut tmp =
             vec![TmpNode { emit: NONE, emit_end: NONE, ..Default::default() }];
@@ -128,25 +130,22 @@ impl TrieEngine {
     }
 }
 
-/// The tails that node `node` of `tmp` searches for.
+/// The tails that node `node` of `tmp` searches for: its own and, when
+/// it has enough for an automaton, those of the nodes just above it.
 ///
-/// Most paths below a node with many tails (ebay.com's 295 under `/b/`)
-/// also pass a node with a few (its 8 under `/`), and then the path is
-/// walked twice, the second walk a chain of dependent loads as long as
-/// the first. Here the few ride along in the many's automaton: the search
-/// starts at the upper node, and a first literal of a lower node's tail
-/// counts only where it starts inside that node's rest of the path
-/// (checked from where the literal ends, see [`Tails::consider`]).
-///
-/// PERF: on ebay.com's 2 M generated URLs (scripts/bench), with its 8
-/// tails under `/` held by the 295 under `/b/`, one thread went from 0.335
-/// to 0.312 s; verdicts identical.
+/// A path below a node with many tails (`/b/*...`) mostly also passes a
+/// node with a few (`/*...`), and would be walked once for each, every
+/// walk a chain of dependent loads. So the few ride along in the many's
+/// automaton, which is walked once: the search starts at the upper node,
+/// and a first literal of a lower node's tail counts only where it starts
+/// inside that node's rest of the path (checked from where the literal
+/// ends, see `Tails::consider`). See docs/DESIGN.md, "Tail automata".
 ///
 /// N.B. Only nodes close above (by [`MAX_REACH`] bytes) with few tails
 /// (up to [`MERGE_MAX`]) are taken, up to [`MERGE_BUDGET`] copies in the
 /// whole trie, so that a hostile file cannot multiply its tails; and a
 /// node's upper nodes are taken in order up from it, stopping at the
-/// first one that cannot be, since the scan skips exactly the last
+/// first one that cannot be, since the walk skips exactly the last
 /// `covers` nodes it met.
 fn hoisted_tails(tmp: &[TmpNode], node: usize, budget: &mut usize) -> Hoisted {
     let depth = tmp[node].depth;

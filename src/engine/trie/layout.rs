@@ -1,18 +1,20 @@
 //! The trie's nodes as a walk reads them, and how they are laid out:
-//! chains compressed, breadth first, children found in the node.
+//! chains compressed, breadth first, a node's children found in the node.
+//!
+//! A walk is a chain of dependent loads, a node's for each byte, so the
+//! layout serves the loads: see docs/DESIGN.md, "The prefix trie and its
+//! layout".
 
 use super::tails::Tails;
 use super::TrieEngine;
 use crate::engine::pattern::NONE;
 use crate::swar::equal;
 
-/// A node of the trie as a scan reads it.
+/// A node of the trie as a walk reads it.
 ///
 /// A node's children are consecutive nodes, so a child is found by its
-/// rank among them, with no list of child indexes to read in between.
-///
-/// PERF: 32 bytes, aligned, so that no node straddles two cache lines
-/// (they were 44 bytes, and each child was found through one more load).
+/// rank among them, with no list of child indexes to load in between; and
+/// a node is 32 bytes, aligned, so that none straddles two cache lines.
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(32))]
 pub(super) struct Node {
@@ -21,7 +23,7 @@ pub(super) struct Node {
     pub(super) first_child: u32,
     pub(super) child_len: u16,
     /// When the node has one child and a chain of childless-but-one nodes
-    /// without patterns follows, the chain's length: a scan compares its
+    /// without patterns follows, the chain's length: a walk compares its
     /// bytes at once (at most `u16::MAX`; a longer chain goes on from a
     /// node of its own).
     pub(super) skip_len: u16,
@@ -33,7 +35,7 @@ pub(super) struct Node {
     pub(super) tail: u32,
     /// Lowest tag of any pattern at or below this node.
     pub(super) bound: u32,
-    /// How a scan goes on from the node, by its kind:
+    /// How a walk goes on from the node, by its kind:
     /// - one that starts a chain (`skip_len` above 0): where the chain's
     ///   bytes start in `skip_bytes`;
     /// - one with up to [`NARROW`] children: the children's bytes, the
@@ -41,9 +43,9 @@ pub(super) struct Node {
     /// - one with more (and fewer than 256): its index in `wide`;
     /// - one with all 256: nothing, a child's rank is its byte.
     ///
-    /// PERF: a narrow node's child is found in the node itself, with no
-    /// load from a list of bytes and no loop whose end the predictor
-    /// guesses wrong.
+    /// So a narrow node's child is found in the node itself, with no load
+    /// from a list of bytes and no loop whose end the predictor guesses
+    /// wrong.
     pub(super) link: u64,
 }
 
@@ -66,7 +68,7 @@ pub(super) struct TrieNode {
 }
 
 /// The trie while chains are found, before its nodes are laid out for
-/// scans.
+/// walks.
 pub(super) struct Trie {
     pub(super) nodes: Vec<TrieNode>,
     pub(super) child_bytes: Vec<u8>,
@@ -76,16 +78,16 @@ pub(super) struct Trie {
 
 /// Nodes with up to this many children find a byte's child among their
 /// bytes, held in the node as one word; wider ones (the root and the
-/// first levels of most files) by a table from byte to child.
-///
-/// PERF: a binary search over the 30-odd children below amazon.com's `/`
-/// was a fifth of its matching time (7.6 M paths/s with it, 9.3 M with
-/// the table). A 256-bit bitmap and a rank take an eighth of the memory,
-/// but without the `popcnt` instruction (not in the baseline x86-64
-/// target) counting bits is slow: 8.1 M paths/s.
+/// first levels of most files) by a table from byte to child: one load,
+/// where a binary search over a few dozen children is a loop the
+/// predictor cannot learn, and a bitmap with a rank would count bits
+/// slowly without `popcnt` (not in the baseline x86-64 target). The
+/// figures are in docs/PERFORMANCE.md.
 pub(super) const NARROW: usize = 8;
 
 impl TrieEngine {
+    /// The index of `node`'s child for `byte`, found as the node's kind
+    /// says (see [`Node::link`]).
     #[inline]
     pub(super) fn child(&self, node: &Node, byte: u8) -> Option<usize> {
         let len = usize::from(node.child_len);
@@ -108,8 +110,8 @@ impl TrieEngine {
 }
 
 impl Trie {
-    /// Gives every node that a scan can stand on and that starts a chain
-    /// of single-child nodes without patterns the chain's bytes, so a scan
+    /// Gives every node that a walk can stand on and that starts a chain
+    /// of single-child nodes without patterns the chain's bytes, so a walk
     /// crosses the chain with one comparison.
     pub(super) fn compress_chains(&mut self) {
         let has_payload = |n: &TrieNode| {
@@ -147,16 +149,14 @@ impl Trie {
         }
     }
 
-    /// The nodes a scan can stand on, laid out for it: breadth first, so
+    /// The nodes a walk can stand on, laid out for it: breadth first, so
     /// that a node's children are consecutive.
     ///
     /// The nodes inside a compressed chain are crossed by one comparison
     /// and never visited, and in most robots.txt files they are most of
     /// the trie (a rule's bytes after the last place it branches from the
-    /// others): they are left out.
-    ///
-    /// PERF: in crawl mode, where thousands of robots.txt files stay
-    /// compiled at once, this is what bounds how many fit in the cache.
+    /// others): they are left out, which is what bounds how many compiled
+    /// files crawl mode's cache holds.
     pub(super) fn lay_out(self, tails: Vec<Tails>) -> TrieEngine {
         // Each kept node's new index, and the kept nodes in that order,
         // with the byte that leads to each.

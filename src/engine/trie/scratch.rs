@@ -1,24 +1,25 @@
-//! The per-thread state a walk writes to.
+//! The per-thread state a walk writes to: where it notes what it found
+//! and what it has checked, kept between paths only so that no path
+//! allocates.
 
 use super::aho_corasick::State;
 
-/// Per-thread state of the trie engine: which multi-literal tails a scan
-/// has already checked, so each is checked at most once per path.
+/// Per-thread state of the trie engine: the tails and groups a path's
+/// walk found, to be searched after it, and which multi-literal tails the
+/// path has already checked, so that each is checked at most once.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct TrieScratch {
     /// The tails a trie walk met, with where their rest of the path
     /// starts, to be searched once the walk is done, when they are more
     /// than [`Met`](super::walk::Met) holds.
     pub(super) pending: Vec<(u32, u32)>,
-    /// Per tail of more than one literal, the scan that last checked it.
+    /// Per tail of more than one literal, the path that last checked it.
     pub(super) stamps: Vec<u32>,
-    /// The scan count: the stamp of a tail checked in this scan.
+    /// The path count: the stamp of a tail checked for this path.
     pub(super) generation: u32,
-    /// Whether this scan has been counted yet.
-    ///
-    /// PERF: counted the first time a tail is checked, which few scans
-    /// do, rather than at the start of every one: 12 instructions a URL on
-    /// ebay.com.
+    /// Whether this path has been counted yet: it is counted the first
+    /// time it checks a tail, which few paths do, so that the others pay
+    /// nothing.
     pub(super) stamped: bool,
     /// The Aho-Corasick match states a tail search has reported.
     pub(super) visited: Visited,
@@ -31,9 +32,9 @@ pub(crate) struct TrieScratch {
 
 /// A set of Aho-Corasick states, cleared per tail search.
 ///
-/// PERF: a search reaches a handful of match states, where a linear
-/// search of a short list beats hashing; hostile tails can make it reach
-/// thousands, and then a hash set keeps the search linear.
+/// A search reaches a handful of match states, where a linear search of
+/// a short list beats hashing; hostile tails can make it reach thousands,
+/// and then a hash set keeps the search linear.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Visited {
     few: Vec<State>,
@@ -59,8 +60,8 @@ impl Visited {
 
     /// True when `sid` was not in the set yet.
     ///
-    /// PERF: the short list inline, the hash set apart: as one call this
-    /// was 1.7% of ebay.com's time.
+    /// The short list inline, the hash set apart in a call the walk
+    /// (nearly) never makes, as both together made a call of every look.
     #[inline]
     pub(super) fn insert(&mut self, sid: State) -> bool {
         if !self.many.is_empty() || self.few.len() == Visited::FEW {
@@ -88,8 +89,8 @@ impl Visited {
 }
 
 impl TrieScratch {
-    /// Counts a scan: every tail is unchecked again.
-    fn next_scan(&mut self) {
+    /// Counts a path: every tail is unchecked again.
+    fn next_path(&mut self) {
         if self.generation == u32::MAX {
             self.stamps.fill(0);
             self.generation = 0;
@@ -97,15 +98,15 @@ impl TrieScratch {
         self.generation += 1;
     }
 
-    /// True the first time a slot is seen in this scan.
+    /// True the first time a slot is seen for this path.
     pub(super) fn first_visit(&mut self, slot: u32) -> bool {
         if !self.stamped {
             self.stamped = true;
-            self.next_scan();
+            self.next_path();
         }
         let slot = slot as usize;
         if slot >= self.stamps.len() {
-            // 0 is no scan's count.
+            // 0 is no path's count.
             self.stamps.resize(slot + 1, 0);
         }
         let stamp = &mut self.stamps[slot];

@@ -1,5 +1,7 @@
 //! The wildcard tails of a node's patterns, and how a path is searched
-//! for them.
+//! for them: one Aho-Corasick walk over the path for their first
+//! literals, their other literals checked once per path. Why, and what
+//! each refinement bought, is in docs/DESIGN.md, "Tail automata".
 
 use memchr::memmem;
 use std::borrow::Cow;
@@ -24,9 +26,8 @@ use crate::engine::pattern::{follows, Pattern, Syntax, NONE};
 ///
 /// N.B. Determinizing these tails instead (as the `dense` engine does)
 /// blows up: each multi-star tail doubles the states of every other, and
-/// each single-star one keeps its `.*` loop in every state. ebay.com's
-/// tails took 25 s to fail a 16 MiB limit that way; this takes
-/// milliseconds and memory proportional to the rules' bytes.
+/// each single-star one keeps its `.*` loop in every state. This takes
+/// time and memory proportional to the rules' bytes.
 ///
 /// A node's automaton also holds the tails of the nodes just above it on
 /// the way from the root (see `hoisted_tails` in [`build`](super::build)),
@@ -49,24 +50,23 @@ pub(super) struct Tails {
     /// minus that of the highest node whose tails are held here.
     pub(super) reach: u32,
     /// How many nodes above this one have their tails held here: the
-    /// nodes with tails that a scan met just before this one.
+    /// nodes with tails that a walk met just before this one.
     pub(super) covers: u32,
     /// Where a walk starts: the state after the `reach` bytes every search
     /// starts with, and how many they are; or the start state and 0 when
-    /// those bytes pass a match state.
-    ///
-    /// PERF: ebay.com's paths below `/b/` walk the automaton that holds
-    /// the tails of `/` too from `b/`: two bytes of about fifteen, in a
-    /// walk whose every byte waits on the previous one's load.
+    /// those bytes pass a match state. Those bytes are the same for every
+    /// path, and each byte of a walk waits on the previous one's load, so
+    /// they are walked once, here (`b/` when the automaton below `/b/`
+    /// holds the tails of `/`).
     lead: (State, usize),
 }
 
 /// A tail entry as the walk first looks at it, when the automaton reports
 /// the entry's first literal.
 ///
-/// PERF: read from a list in the automaton's own order of reports, these
-/// take one load after the match state's range where the entry took two
-/// (its index, then the entry), and four fit a cache line.
+/// Kept in a list in the automaton's own order of reports, so that one
+/// load after the match state's range finds it (not the entry's index,
+/// then the entry), and small, so that four fit a cache line.
 #[derive(Clone, Copy, Debug)]
 struct Report {
     /// As in [`TailEntry`].
@@ -131,21 +131,19 @@ impl Ac {
     }
 }
 
-/// Up to this many tails at one node are checked one by one.
-///
-/// PERF: on amazon.com, whose root holds the one tail `*/gcrnsts`, a
-/// memmem search is about three times cheaper per path than setting up
-/// and running an overlapping Aho-Corasick search for the same literal.
+/// Up to this many tails at one node are checked one by one: for a
+/// literal or two, a memmem search costs a path less than setting up and
+/// running an overlapping Aho-Corasick search (the figures are in
+/// docs/PERFORMANCE.md).
 pub(super) const DIRECT_TAILS: usize = 2;
 
 /// Up to this many bytes of first literals get an Aho-Corasick DFA (when
 /// its states fit 16 bits; else the sparse automaton walks).
 ///
-/// PERF: a table of 32-bit states is at least 256 KiB (more than 65,535
-/// cells): dreamstime.com's 750 rules `/*/*-<word>.html` are a group whose
-/// table took 1.9 MB, for 30 KB of rules. The sparse automaton takes a
-/// tenth of that, and its paths still cost a tenth of what checking each
-/// tail's literals one by one cost.
+/// A table's size is its states times its byte classes: past this, or
+/// past 16 bits, it would take megabytes for kilobytes of rules (a table
+/// of 32-bit states is at least 256 KiB), where the sparse automaton
+/// takes far less and still walks fast (docs/PERFORMANCE.md).
 pub(super) const AC_DFA_BYTES: usize = 16 * 1024;
 
 #[derive(Clone, Debug)]
@@ -160,14 +158,14 @@ pub(super) struct TailEntry {
     /// Whether the tail ends with `$`.
     end: bool,
     /// The first literal, then the others, and the tail's slot in the
-    /// per-scan "already checked" stamps (which one-literal tails do not
+    /// per-path "already checked" stamps (which one-literal tails do not
     /// use). Empty when the automaton finds the one literal there is to
     /// find (a one-literal tail's, a group's).
     literals: Vec<memmem::Finder<'static>>,
     slot: u32,
     /// When the entry stands for a group of tails that share their first
     /// literal, the index of the group's automaton (over the rest of each
-    /// tail), which the scan searches from where the literal ends; its
+    /// tail), which the walk searches from where the literal ends; its
     /// `literals` are then the first alone. Else `NONE`.
     pub(super) sub: u32,
 }
@@ -298,10 +296,9 @@ impl Tails {
         } else {
             let firsts = firsts.iter().copied();
             let bytes: usize = firsts.clone().map(<[u8]>::len).sum();
-            // PERF: a full DFA scans about twice as fast as a sparse
-            // automaton on ebay.com's 1,250 wildcard tails; its size grows
-            // with states times byte classes, so only for modest literal
-            // sets.
+            // A table walks a path faster than the sparse automaton (one
+            // load a byte, no failure links), but its size grows with
+            // states times byte classes: only for modest literal sets.
             let sparse = Sparse::new(firsts.clone());
             let ac = if bytes <= AC_DFA_BYTES {
                 match Dfa::new(&sparse, firsts) {
@@ -402,9 +399,9 @@ impl Tails {
     /// that starts too early starts within the reach, so that happens at
     /// most reach times per literal.
     ///
-    /// PERF: not inlined, so that the loop keeps its pointers in
-    /// registers (inlined into the scan it reloaded three from the stack
-    /// at every byte): ebay.com, 2 M URLs, 0.294 -> 0.289 s.
+    /// Not inlined, so that the loop keeps its pointers in registers:
+    /// inlined into the trie's walk, it reloaded some from the stack at
+    /// every byte.
     #[inline(never)]
     fn walk<A: Automaton>(
         &self,
@@ -479,14 +476,12 @@ impl Tails {
     }
 
     /// Whether the other literals of tail `entry`, whose first ends at
-    /// `end`, follow in `rest`, if this scan has not checked them yet.
+    /// `end`, follow in `rest`, if this path has not checked them yet.
     ///
-    /// PERF: apart, so that [`Tails::consider`] makes no call of its own
-    /// in the common case (every tail of one literal) and can be part of
-    /// the walk: with this search inside, it was a call that saved six
-    /// registers and spilled five more around the search. ebay.com, 200k
-    /// URLs, -j1: 1,120.6 -> 1,100.0 instructions a URL; 2 M URLs, best of
-    /// 15 interleaved runs 0.2317 -> 0.2266 s.
+    /// Apart, so that [`Tails::consider`] makes no call of its own in the
+    /// common case (every tail of one literal) and can be part of the
+    /// walk: with this search inside, it was a call that saved and
+    /// restored registers around every look at a match state.
     #[cold]
     #[inline(never)]
     fn more_follow(

@@ -377,11 +377,11 @@ fn every_kind_of_automaton_agrees_with_naive() {
     }
 }
 
-/// Multi-literal tails are checked once per scan by stamps; when the
-/// scan count wraps, every stamp is cleared, so no tail is taken for
-/// checked by a stamp from four billion scans ago.
+/// Multi-literal tails are checked once per path by stamps; when the
+/// path count wraps, every stamp is cleared, so no tail is taken for
+/// checked by a stamp from four billion paths ago.
 #[test]
-fn stamps_survive_the_scan_count_wrapping() {
+fn stamps_survive_the_path_count_wrapping() {
     // Enough tails under `/` for an automaton, two with two literals
     // (and different first ones: tails that share it are a group,
     // with one stamp).
@@ -399,7 +399,7 @@ fn stamps_survive_the_scan_count_wrapping() {
         for start in [u32::MAX - 2, u32::MAX - 1, u32::MAX] {
             let mut c = scratch.clone();
             c.generation = start;
-            // Stamps that a stale scan count would read as "checked".
+            // Stamps that a stale path count would read as "checked".
             c.stamps.iter_mut().for_each(|s| *s = 1);
             for _ in 0..4 {
                 assert_eq!(e.find(path, &mut c), want, "{path:?} {start}");

@@ -1,4 +1,6 @@
-//! Walking a path: the trie first, then the tails met on the way.
+//! Walking a path: the trie first, then the tails met on the way, deepest
+//! first, and only those that can still beat the best rule found (see
+//! docs/DESIGN.md, "Tail automata").
 
 use super::scratch::TrieScratch;
 use super::TrieEngine;
@@ -11,7 +13,7 @@ impl TrieEngine {
     /// searched after, deepest first, and only those that can still beat
     /// the best literal rule found: most paths that match a rule match a
     /// long literal one, and then a short wildcard rule near the root
-    /// (amazon.com's `*/gcrnsts`) costs nothing.
+    /// (`/*.pdf$`) costs nothing.
     #[inline]
     pub(crate) fn find(&self, path: &[u8], scratch: &mut TrieScratch) -> u32 {
         let mut met = Met::default();
@@ -144,11 +146,9 @@ pub(super) trait MetTails {
 }
 
 /// The nodes with tails that a trie walk met, when they are few: on the
-/// stack.
-///
-/// PERF: in a vector of the scratch, taken out and put back around the
-/// search (its borrow), with a capacity check at each push, they took 20
-/// instructions a URL on ebay.com's paths, which meet one or two.
+/// stack, as most paths meet one or two, where a vector of the scratch
+/// would be taken out and put back around the search (its borrow) and
+/// checked for room at each push.
 #[derive(Default)]
 pub(super) struct Met {
     few: [(u32, u32); Met::FEW],
