@@ -406,6 +406,9 @@ impl Sparse {
 }
 
 /// The sparse automaton itself, for literal sets too large for a table.
+///
+/// Its `next`, a loop over failure links, is always inlined into the
+/// walk: the compiler otherwise leaves it a call for every byte.
 impl Automaton for Sparse {
     #[inline(always)]
     fn start(&self) -> State {

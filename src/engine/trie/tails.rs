@@ -443,6 +443,9 @@ impl Tails {
     /// `sid` reports, the literal ending at `end`; and whether the state
     /// is settled: whether every tail it reports was looked at (a literal
     /// that starts before its tail's rest of the path is not).
+    ///
+    /// Always inlined: a part of the walk's loop, which the compiler
+    /// otherwise leaves a call (docs/PERFORMANCE.md).
     #[inline(always)]
     fn consider<A: Automaton>(
         &self,
