@@ -8,7 +8,7 @@
 //! * `compile-size/<engine>/<bytes>-<file>`: real files picked by size,
 //!   about 100 bytes to 1 MB.
 //!
-//! Engines: robots-batch's `dfa` (default), `dense`, `lazy` and `naive`
+//! Engines: robots-batch's `trie` (default), `dense`, `lazy` and `naive`
 //! (parse, group selection, compilation: `Robots::parse` then
 //! `MatcherBuilder::build`); `texting_robots` (`Robot::new`: parse and a
 //! regex per rule); `robotstxt-parse` (robotstxt 0.3.0 has no compiled
@@ -65,7 +65,7 @@ impl Tool {
 }
 
 const TOOLS: [Tool; 6] = [
-    Tool::Ours(EngineKind::Dfa),
+    Tool::Ours(EngineKind::Trie),
     Tool::Ours(EngineKind::Dense),
     Tool::Ours(EngineKind::Lazy),
     Tool::Ours(EngineKind::Naive),

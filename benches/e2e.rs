@@ -18,7 +18,7 @@
 //!   tool;
 //! * `wc-l`: `wc -l FILE` as a process (its start included);
 //! * `robots-batch-j1`, `robots-batch-j2`, ...: `Batch::run_file` with one
-//!   `dfa` matcher (RFC 9309, agent `*`), `CsvRender` and a sink writing to
+//!   `trie` matcher (RFC 9309, agent `*`), `CsvRender` and a sink writing to
 //!   `/dev/null`, with 1, 2 and (if more) all worker threads; the file is
 //!   read, not mapped (the library's default);
 //! * `robots-batch-google-j1`: the same in the google dialect, the one to
@@ -212,9 +212,9 @@ fn bench_input(c: &mut Criterion, input: &Input, work: &Path) {
     let robots = Robots::parse(&input.robots);
     let lines = read_lines(&input.file);
     let newlines = memchr_lines(&input.file);
-    let dfa = common::build(&robots, EngineKind::Dfa, Dialect::Rfc9309);
-    let google = common::build(&robots, EngineKind::Dfa, Dialect::Google);
-    let verdicts = common::verdicts(&dfa, &lines);
+    let trie = common::build(&robots, EngineKind::Trie, Dialect::Rfc9309);
+    let google = common::build(&robots, EngineKind::Trie, Dialect::Google);
+    let verdicts = common::verdicts(&trie, &lines);
     let expected = common::disallowed(&verdicts);
     let google_expected = common::count_disallowed(&google, &lines);
     // The library's verdicts, checked against the reference.
@@ -233,7 +233,7 @@ fn bench_input(c: &mut Criterion, input: &Input, work: &Path) {
         &lines,
         "naive",
         &reference,
-        "dfa",
+        "trie",
         &verdicts,
     );
 
@@ -262,7 +262,7 @@ fn bench_input(c: &mut Criterion, input: &Input, work: &Path) {
     let texting_expected = peer_run(&texting_file, |u| texting.allowed(u));
     let robotstxt_expected =
         peer_run(&robotstxt_file, |u| common::robotstxt_allowed(&body, u));
-    let ours_texting = common::count_disallowed(&dfa, &sample(texting_n));
+    let ours_texting = common::count_disallowed(&trie, &sample(texting_n));
     let ours_robotstxt =
         common::count_disallowed(&google, &sample(robotstxt_n));
     common::note(&format!(
@@ -313,7 +313,7 @@ fn bench_input(c: &mut Criterion, input: &Input, work: &Path) {
     for j in thread_counts() {
         runs.push((
             format!("robots-batch-j{j}"),
-            &dfa,
+            &trie,
             j,
             expected,
             "rfc9309",

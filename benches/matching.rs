@@ -13,7 +13,7 @@
 //!   without the URL parsing (throughput in paths; `scan` too, but not on
 //!   docs.oracle.com).
 //! * `google/<site>/<engine>`: the same URLs in Google's reading:
-//!   robots-batch's google dialect (`dfa-google`) against robotstxt 0.3.0,
+//!   robots-batch's google dialect (`trie-google`) against robotstxt 0.3.0,
 //!   whose verdicts are first compared with ours (see below).
 //! * `real-urls/<site>/<engine>`: the 111,824 real links of
 //!   `urls/anubhavp28_robots_benchmark_site_links.txt` against ebay.com's
@@ -28,11 +28,11 @@
 //! * `url-length/<engine>/<bytes>`: ebay.com's rules, URLs whose path is 16
 //!   to 4,096 bytes.
 //!
-//! Engines: robots-batch's `dfa` (default), `dense`, `lazy` and `naive`
-//! (and `scan`, in `paths/*` only); `dfa-google` (the google dialect);
+//! Engines: robots-batch's `trie` (default), `dense`, `lazy` and `naive`
+//! (and `scan`, in `paths/*` only); `trie-google` (the google dialect);
 //! `texting_robots` 0.2 (parsed once, a regex per rule); `robotstxt` 0.3.0
-//! (re-parses the file for every URL, its only API). Every tool but `dfa`
-//! and `dfa-google` runs on a prefix of the same URLs (or paths) sized, by
+//! (re-parses the file for every URL, its only API). Every tool but `trie`
+//! and `trie-google` runs on a prefix of the same URLs (or paths) sized, by
 //! a trial, for an iteration of about 40 ms (10 in quick mode): naive,
 //! scan and the peers slow down with the rules or the file, and the lazy
 //! DFA (the dense engine's fallback) when a wildcard-heavy rule set makes
@@ -47,10 +47,10 @@
 //! # Counts are checked
 //!
 //! Before anything is timed, every engine of robots-batch must give the
-//! same verdicts (naive, the reference, against dfa on the prefix naive
-//! runs on; dense and lazy against dfa on theirs), or the run fails
+//! same verdicts (naive, the reference, against trie on the prefix naive
+//! runs on; dense and lazy against trie on theirs), or the run fails
 //! printing the URLs; in `paths/*`, every engine's verdicts on the paths
-//! must be dfa's on the URLs they come from. Each timed iteration asserts
+//! must be trie's on the URLs they come from. Each timed iteration asserts
 //! its disallowed count.
 //! The peers' counts are their own, measured first; how far their verdicts
 //! are from ours is printed, recorded and bounded:
@@ -116,7 +116,7 @@ impl Tool {
     fn name(self) -> String {
         match self {
             Tool::Ours(kind) => kind.name().to_string(),
-            Tool::OursGoogle => "dfa-google".to_string(),
+            Tool::OursGoogle => "trie-google".to_string(),
             Tool::Texting => "texting_robots".to_string(),
             Tool::Robotstxt => "robotstxt".to_string(),
         }
@@ -143,7 +143,7 @@ fn sweep_tools_no_dense() -> Vec<Tool> {
 }
 
 const ALL: [Tool; 7] = [
-    Tool::Ours(EngineKind::Dfa),
+    Tool::Ours(EngineKind::Trie),
     Tool::Ours(EngineKind::Dense),
     Tool::Ours(EngineKind::Lazy),
     Tool::Ours(EngineKind::Naive),
@@ -194,16 +194,17 @@ fn prepare(what: &str, case: &Case) -> Prepared {
 
     // The default engine judges every URL; it is what the others are
     // checked against (and naive, the reference, checks it).
-    let dfa_matcher = timed_build(what, &robots, Tool::Ours(EngineKind::Dfa));
-    let dfa = common::verdicts(&dfa_matcher, &urls);
+    let trie_matcher =
+        timed_build(what, &robots, Tool::Ours(EngineKind::Trie));
+    let trie = common::verdicts(&trie_matcher, &urls);
     let mut matchers = vec![];
     let mut plan = vec![];
     let mut differ = vec![];
     for &tool in &case.tools {
         match tool {
             Tool::Ours(_) | Tool::OursGoogle => {
-                let m = if tool == Tool::Ours(EngineKind::Dfa) {
-                    dfa_matcher.clone()
+                let m = if tool == Tool::Ours(EngineKind::Trie) {
+                    trie_matcher.clone()
                 } else {
                     timed_build(what, &robots, tool)
                 };
@@ -213,7 +214,7 @@ fn prepare(what: &str, case: &Case) -> Prepared {
                 // rule set makes the lazy DFA's cache thrash.
                 let (n, per_url) = if matches!(
                     tool,
-                    Tool::Ours(EngineKind::Dfa) | Tool::OursGoogle
+                    Tool::Ours(EngineKind::Trie) | Tool::OursGoogle
                 ) {
                     (urls.len(), 0.0)
                 } else {
@@ -228,11 +229,13 @@ fn prepare(what: &str, case: &Case) -> Prepared {
                 // nothing is timed: naive is the reference.
                 if tool == Tool::Ours(EngineKind::Naive) {
                     common::assert_same(
-                        what, &urls, "naive", &own, "dfa", &dfa,
+                        what, &urls, "naive", &own, "trie", &trie,
                     );
                 } else if tool != Tool::OursGoogle {
                     let name = tool.name();
-                    common::assert_same(what, &urls, "dfa", &dfa, &name, &own);
+                    common::assert_same(
+                        what, &urls, "trie", &trie, &name, &own,
+                    );
                 }
                 plan.push(Plan {
                     tool,
@@ -249,11 +252,11 @@ fn prepare(what: &str, case: &Case) -> Prepared {
                 let (n, manual) = too_slow(what, tool, n, per_url);
                 let theirs: Vec<bool> =
                     strs[..n].iter().map(|u| texting.allowed(u)).collect();
-                let d = (0..n).filter(|&i| theirs[i] != dfa[i]).count();
+                let d = (0..n).filter(|&i| theirs[i] != trie[i]).count();
                 let rate = d as f64 / n as f64;
                 let with_hash = (0..n)
                     .filter(|&i| {
-                        theirs[i] != dfa[i] && urls[i].contains(&b'#')
+                        theirs[i] != trie[i] && urls[i].contains(&b'#')
                     })
                     .count();
                 common::note(&format!(
@@ -405,7 +408,7 @@ fn timed_build(what: &str, robots: &Robots, tool: Tool) -> Matcher {
 fn build_now(what: &str, robots: &Robots, tool: Tool) -> Matcher {
     let (kind, dialect) = match tool {
         Tool::Ours(kind) => (kind, Dialect::Rfc9309),
-        _ => (EngineKind::Dfa, Dialect::Google),
+        _ => (EngineKind::Trie, Dialect::Google),
     };
     let start = Instant::now();
     let m = common::build(robots, kind, dialect);
@@ -547,7 +550,7 @@ fn paths_group(c: &mut Criterion, site: &str, robots: &[u8], count: usize) {
     // trial, timed on some 350 paths, a figure of no use beside the
     // compiled engines'.
     let engines: Vec<EngineKind> = [
-        EngineKind::Dfa,
+        EngineKind::Trie,
         EngineKind::Dense,
         EngineKind::Lazy,
         EngineKind::Scan,
@@ -561,11 +564,12 @@ fn paths_group(c: &mut Criterion, site: &str, robots: &[u8], count: usize) {
         return;
     }
     let parsed = Robots::parse(robots);
-    // The very URLs of `match/<site>` (`site_case`), and dfa's verdicts on
+    // The very URLs of `match/<site>` (`site_case`), and trie's verdicts on
     // them: what every engine's verdicts on the paths are checked against.
     let urls = robots_batch::sample::urls(&parsed, count, SEED);
-    let dfa_matcher = timed_build(&name, &parsed, Tool::Ours(EngineKind::Dfa));
-    let dfa = common::verdicts(&dfa_matcher, &urls);
+    let trie_matcher =
+        timed_build(&name, &parsed, Tool::Ours(EngineKind::Trie));
+    let trie = common::verdicts(&trie_matcher, &urls);
     // Owned, one allocation each as the URLs are: `path` returns a slice
     // of the URL or of the buffer, which the next call overwrites.
     let mut buf = Vec::new();
@@ -587,7 +591,7 @@ fn paths_group(c: &mut Criterion, site: &str, robots: &[u8], count: usize) {
         // As in `match/*`: every engine but the default on as many paths
         // as fit in an iteration (the lazy DFA's cache can thrash, and
         // scan slows down with the rules).
-        let n = if kind == EngineKind::Dfa {
+        let n = if kind == EngineKind::Trie {
             paths.len()
         } else {
             let mut scratch = m.scratch();
@@ -604,13 +608,13 @@ fn paths_group(c: &mut Criterion, site: &str, robots: &[u8], count: usize) {
         common::assert_same(
             &name,
             &urls,
-            "dfa on the URLs",
-            &dfa[..n],
+            "trie on the URLs",
+            &trie[..n],
             &format!("{} on the paths", kind.name()),
             &own,
         );
         // What `Matcher::verdict` disallows of the URLs themselves.
-        let expected = common::disallowed(&dfa[..n]);
+        let expected = common::disallowed(&trie[..n]);
         eprintln!("{id}: checked: {expected}/{n} paths disallowed");
         let mut row = meta.clone();
         row.id = id.clone();

@@ -111,14 +111,17 @@ fn field<'a>(r: &'a Row, k: &str) -> &'a str {
     r.get(k).map_or("", String::as_str)
 }
 
-/// A fixed colour per engine or tool, so that plots read alike.
+/// A fixed colour per engine or tool, so that plots read alike (`dfa`
+/// is `trie` in the runs from before it was renamed).
 fn color(name: &str) -> RGBColor {
     match name {
-        "dfa" | "robots-batch-j1" => RGBColor(31, 119, 180),
+        "trie" | "dfa" | "robots-batch-j1" => RGBColor(31, 119, 180),
         "dense" | "robots-batch-j2" => RGBColor(44, 160, 44),
         "lazy" => RGBColor(148, 103, 189),
         "naive" => RGBColor(127, 127, 127),
-        "dfa-google" | "robots-batch-google-j1" => RGBColor(23, 190, 207),
+        "trie-google" | "dfa-google" | "robots-batch-google-j1" => {
+            RGBColor(23, 190, 207)
+        }
         "texting_robots" => RGBColor(255, 127, 14),
         "robotstxt" | "robotstxt-parse" => RGBColor(214, 39, 40),
         "floor-memchr" => RGBColor(0, 0, 0),
@@ -132,12 +135,14 @@ fn order(name: &str) -> usize {
     const ORDER: &[&str] = &[
         "floor-memchr",
         "wc-l",
+        "trie",
         "dfa",
         "robots-batch-j1",
         "robots-batch-j2",
         "dense",
         "lazy",
         "naive",
+        "trie-google",
         "dfa-google",
         "robots-batch-google-j1",
         "texting_robots",
@@ -389,7 +394,7 @@ fn threads(dir: &Path, rows: &[Row]) -> Result<bool> {
     root.fill(&WHITE)?;
     let mut chart = ChartBuilder::on(&root)
         .caption(
-            "File to CSV through Batch vs worker threads (robots-batch, dfa)",
+            "File to CSV through Batch vs worker threads (robots-batch, trie)",
             ("sans-serif", 20),
         )
         .margin(15)

@@ -14,7 +14,7 @@ fn main() {
     let mut counts = vec![];
     println!("avg url len {:.1}", avg(&urls));
     let kinds: Vec<EngineKind> = std::env::var("ENGINES")
-        .unwrap_or("dfa,dense,naive".into())
+        .unwrap_or("trie,dense,naive".into())
         .split(',')
         .map(|s| s.parse().unwrap())
         .collect();
@@ -50,7 +50,7 @@ fn main() {
     }
     if counts.len() == 3 {
         let k = counts[2].len();
-        assert_eq!(counts[0][..k], counts[2][..], "dfa != naive");
+        assert_eq!(counts[0][..k], counts[2][..], "trie != naive");
         assert_eq!(counts[1][..k], counts[2][..], "lazy != naive");
     }
 }

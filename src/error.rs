@@ -42,8 +42,8 @@ impl fmt::Display for Error {
             // module imports nothing; a test checks them against the engines.
             ErrorKind::UnknownEngine(ref name) => write!(
                 f,
-                "unknown engine {name:?} (expected one of: dfa, dense, lazy, \
-                 scan, naive)"
+                "unknown engine {name:?} (expected one of: trie, dense, lazy, \
+                 scan, naive; dfa is the old name of trie)"
             ),
         }
     }
@@ -61,13 +61,15 @@ mod tests {
         let err = "regex".parse::<EngineKind>().unwrap_err();
         assert_eq!(
             err.to_string(),
-            "unknown engine \"regex\" (expected one of: dfa, dense, lazy, \
-             scan, naive)"
+            "unknown engine \"regex\" (expected one of: trie, dense, lazy, \
+             scan, naive; dfa is the old name of trie)"
         );
         let names: Vec<&str> =
             EngineKind::ALL.iter().map(|engine| engine.name()).collect();
-        let listed = format!("(expected one of: {})", names.join(", "));
-        assert!(err.to_string().ends_with(&listed), "{err}");
+        let listed = format!("(expected one of: {};", names.join(", "));
+        assert!(err.to_string().contains(&listed), "{err}");
+        // The old name it gives is one the parser takes.
+        assert_eq!("dfa".parse::<EngineKind>().unwrap(), EngineKind::Trie);
     }
 
     #[test]

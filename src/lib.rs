@@ -41,7 +41,7 @@
 //!
 //! # Engines
 //!
-//! [`EngineKind::Dfa`] (the default) walks a trie of the rules' literal
+//! [`EngineKind::Trie`] (the default) walks a trie of the rules' literal
 //! prefixes along the path, finding wildcard tails with Aho-Corasick;
 //! [`EngineKind::Dense`] puts every pattern in one regex-automata dense DFA
 //! (split into a few when one would be too large); [`EngineKind::Lazy`] is

@@ -96,10 +96,10 @@ impl Default for MatcherBuilder {
 }
 
 impl MatcherBuilder {
-    /// A builder with the default engine ([`EngineKind::Dfa`]) and limits.
+    /// A builder with the default engine ([`EngineKind::Trie`]) and limits.
     pub fn new() -> MatcherBuilder {
         MatcherBuilder {
-            engine: EngineKind::Dfa,
+            engine: EngineKind::Trie,
             limits: Limits {
                 nfa_bytes: 64 << 20,
                 dense_bytes: 8 << 20,
@@ -110,7 +110,7 @@ impl MatcherBuilder {
         }
     }
 
-    /// The matching strategy (default [`EngineKind::Dfa`]).
+    /// The matching strategy (default [`EngineKind::Trie`]).
     pub fn engine(&mut self, engine: EngineKind) -> &mut MatcherBuilder {
         self.engine = engine;
         self
@@ -311,8 +311,8 @@ impl Matcher {
             && self.rules() == other.rules()
     }
 
-    /// The strategy in use after any fallback: `empty`, `naive`,
-    /// `prefix-dfa`, `dense-dfa`, `dense-dfa-split` or `lazy-dfa`.
+    /// The strategy in use after any fallback: `empty`, `naive`, `scan`,
+    /// `trie`, `dense-dfa`, `dense-dfa-split` or `lazy-dfa`.
     pub fn strategy(&self) -> &'static str {
         self.engine.strategy()
     }

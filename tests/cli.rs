@@ -27,7 +27,7 @@ impl<'a> Expect<'a> {
             limit: robots_batch::DEFAULT_MAX_ROBOTS_BYTES,
             agent: "*",
             dialect: Dialect::Rfc9309,
-            engine: EngineKind::Dfa,
+            engine: EngineKind::Trie,
             header: true,
         }
     }
@@ -162,6 +162,26 @@ rbtest!(every_dialect_and_engine, |dir: Dir, _: TestCommand| {
             }
         }
     }
+});
+
+// `dfa` was the name of `trie`, the default engine: scripts that still
+// say it get the same rows.
+rbtest!(engine_dfa_is_the_trie, |dir: Dir, _: TestCommand| {
+    let input = generated_input();
+    dir.create("urls.txt", &input);
+    let rows = |engine: &str| {
+        dir.command()
+            .args(["--engine", engine, "--explain", "robots.txt", "urls.txt"])
+            .stdout_bytes()
+    };
+    let trie = rows("trie");
+    assert_eq!(trie, rows("dfa"));
+    assert_eq!(trie, rows("DFA"));
+    let default = dir
+        .command()
+        .args(["--explain", "robots.txt", "urls.txt"])
+        .stdout_bytes();
+    assert_eq!(trie, default);
 });
 
 rbtest!(line_endings, |dir: Dir, _: TestCommand| {
@@ -592,7 +612,8 @@ rbtest!(help_mentions_every_option, |_: Dir, mut cmd: TestCommand| {
         "draft1996",
         "orig1994",
         "--engine",
-        "dfa",
+        "trie",
+        "dfa, the old name of trie",
         "lazy",
         "naive",
         "--threads",

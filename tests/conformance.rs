@@ -76,8 +76,8 @@ fn check_engine(builder: &MatcherBuilder, label: &str) {
 }
 
 #[test]
-fn vectors_dfa() {
-    check_engine(MatcherBuilder::new().engine(EngineKind::Dfa), "dfa");
+fn vectors_trie() {
+    check_engine(MatcherBuilder::new().engine(EngineKind::Trie), "trie");
 }
 
 #[test]
@@ -123,12 +123,12 @@ fn vectors_lazy_tiny_cache() {
 }
 
 #[test]
-fn vectors_dfa_forced_fallback() {
-    // Limits so small that no dense DFA fits: the dfa engine must fall back
+fn vectors_trie_forced_fallback() {
+    // Limits so small that no dense DFA fits: the trie engine must fall back
     // and still give every expected verdict.
     check_engine(
         MatcherBuilder::new().dense_size_limit(1).determinize_size_limit(1),
-        "dfa forced to fall back",
+        "trie forced to fall back",
     );
 }
 

@@ -801,14 +801,12 @@ fn scanning_first_then_compiling_gives_the_same_verdicts() {
     let urls = wild_urls();
     let at_once = wild_judge(0);
     let want = judge_all(&at_once, &urls);
-    assert_eq!(at_once.matchers(0)[0].strategy(), "prefix-dfa");
+    assert_eq!(at_once.matchers(0)[0].strategy(), "trie");
     assert!(want.iter().any(|v| v.starts_with("disallowed")));
     assert!(want.iter().any(|v| v.starts_with("allowed")));
     // The three hosts share one body, so one set of matchers judges all
     // 270 URLs: compiled after the first, midway, or never.
-    for (after, strategy) in
-        [(1, "prefix-dfa"), (100, "prefix-dfa"), (271, "scan")]
-    {
+    for (after, strategy) in [(1, "trie"), (100, "trie"), (271, "scan")] {
         let judge = wild_judge(after);
         assert_eq!(judge_all(&judge, &urls), want, "compile after {after}");
         assert_eq!(judge.matchers(0)[0].strategy(), strategy, "{after}");
@@ -831,7 +829,7 @@ fn scanning_first_across_threads_compiles_once_for_all() {
             assert_eq!(h.join().unwrap(), want);
         }
     });
-    assert_eq!(judge.matchers(0)[0].strategy(), "prefix-dfa");
+    assert_eq!(judge.matchers(0)[0].strategy(), "trie");
 }
 
 #[test]
@@ -847,7 +845,7 @@ fn shared_cache_counts_scanned_urls_across_judges() {
     let second = judge();
     assert_eq!(judge_all(&second, &urls[120..]), want[120..]);
     // A third judge finds the compiled matchers in the shared cache.
-    assert_eq!(judge().matchers(0)[0].strategy(), "prefix-dfa");
+    assert_eq!(judge().matchers(0)[0].strategy(), "trie");
     assert_eq!(cache.len(), 1);
 
     // A judge that holds scanning matchers picks up the ones another
@@ -860,10 +858,10 @@ fn shared_cache_counts_scanned_urls_across_judges() {
     assert_eq!(judge_all(&patient, &urls[..10]), want[..10]);
     assert_eq!(patient.matchers(0)[0].strategy(), "scan");
     assert_eq!(judge_all(&eager, &urls[..1]), want[..1]);
-    assert_eq!(eager.matchers(0)[0].strategy(), "prefix-dfa");
+    assert_eq!(eager.matchers(0)[0].strategy(), "trie");
     assert_eq!(patient.matchers(0)[0].strategy(), "scan");
     assert_eq!(judge_all(&patient, &urls), want);
-    assert_eq!(patient.matchers(0)[0].strategy(), "prefix-dfa");
+    assert_eq!(patient.matchers(0)[0].strategy(), "trie");
 }
 
 fn shared() -> Option<PathBuf> {
@@ -1046,6 +1044,8 @@ rbtest!(crawl_command_rows, |dir: Dir, mut cmd: TestCommand| {
         &["-j2", "--compile-after", "5", "--chunk-size", "50"],
         &["-j1", "--compile-after", "1000"],
         &["-j2", "--engine", "scan"],
+        // `dfa` is the old name of `trie`, the default.
+        &["-j1", "--compile-after", "0", "--engine", "dfa"],
     ] {
         let again = dir
             .command()

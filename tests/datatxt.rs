@@ -148,7 +148,7 @@ fn builders() -> Vec<(&'static str, MatcherBuilder)> {
     all.push(("dense forced to split and fall back", b));
     let mut b = MatcherBuilder::new();
     b.dense_size_limit(1).determinize_size_limit(1);
-    all.push(("dfa forced to fall back", b));
+    all.push(("trie forced to fall back", b));
     let mut b = MatcherBuilder::new();
     b.engine(EngineKind::Lazy).lazy_cache_capacity(1);
     all.push(("lazy with a 1-byte cache", b));

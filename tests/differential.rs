@@ -93,7 +93,7 @@ fn real_files_every_engine_agrees_with_naive() {
                         .build(&robots, &agent, dialect);
                     let want = verdicts(&naive, &urls);
                     let mut engines =
-                        vec![EngineKind::Dfa, EngineKind::Lazy, EngineKind::Scan];
+                        vec![EngineKind::Trie, EngineKind::Lazy, EngineKind::Scan];
                     // The whole-set dense DFA takes tens of milliseconds to
                     // build even for small files; it is covered once per
                     // file of up to 100 rules, the rest by the proptests.
@@ -192,11 +192,11 @@ proptest! {
             let mut tiny = MatcherBuilder::new();
             tiny.dense_size_limit(1).determinize_size_limit(1).lazy_cache_capacity(1);
             let builders = [
-                ("dfa", MatcherBuilder::new().engine(EngineKind::Dfa).clone()),
+                ("trie", MatcherBuilder::new().engine(EngineKind::Trie).clone()),
                 ("dense", MatcherBuilder::new().engine(EngineKind::Dense).clone()),
                 ("lazy", MatcherBuilder::new().engine(EngineKind::Lazy).clone()),
                 ("scan", MatcherBuilder::new().engine(EngineKind::Scan).clone()),
-                ("dfa with tiny limits", tiny.clone().engine(EngineKind::Dfa).clone()),
+                ("trie with tiny limits", tiny.clone().engine(EngineKind::Trie).clone()),
                 ("dense with tiny limits", tiny.clone().engine(EngineKind::Dense).clone()),
             ];
             for (label, builder) in builders {

@@ -40,7 +40,7 @@ fn builders() -> Vec<(&'static str, MatcherBuilder)> {
     // A cache that holds almost nothing: cleared at nearly every byte.
     lazy_tiny.engine(EngineKind::Lazy).lazy_cache_capacity(1);
     vec![
-        ("dfa", MatcherBuilder::new().engine(EngineKind::Dfa).clone()),
+        ("trie", MatcherBuilder::new().engine(EngineKind::Trie).clone()),
         ("lazy", MatcherBuilder::new().engine(EngineKind::Lazy).clone()),
         ("dense", dense),
         ("lazy, tiny cache", lazy_tiny),
@@ -52,7 +52,7 @@ fn builders() -> Vec<(&'static str, MatcherBuilder)> {
 fn assert_within_limits(what: &str, label: &str, m: &Matcher) {
     let (strategy, bytes) = (m.strategy(), m.memory_usage());
     let allowed: &[&str] = match label {
-        "dfa" => &["empty", "prefix-dfa", "lazy-dfa", "naive"],
+        "trie" => &["empty", "trie", "lazy-dfa", "naive"],
         "dense" => {
             &["empty", "dense-dfa", "dense-dfa-split", "lazy-dfa", "naive"]
         }
@@ -82,7 +82,7 @@ fn show_url(url: &[u8]) -> String {
     }
 }
 
-/// URLs to check: the reference engine and `dfa` get all of them; the
+/// URLs to check: the reference engine and `trie` get all of them; the
 /// engines that end up on the lazy DFA (whose cache thrashes on huge rule
 /// sets, tens of milliseconds a URL) only every `slow_step`-th sample URL,
 /// and every hostile path.
@@ -310,7 +310,7 @@ fn tens_of_thousands_of_wildcard_rules() {
         &urls,
     );
     // The default engine needs no fallback, whatever the rules.
-    assert!(used.iter().all(|u| u[0] == "prefix-dfa"), "{used:?}");
+    assert!(used.iter().all(|u| u[0] == "trie"), "{used:?}");
 }
 
 #[test]
@@ -528,7 +528,7 @@ fn nul_lone_cr_bom_in_the_middle_and_a_line_of_megabytes() {
 /// URLs and whether each is allowed.
 type Expect<'a> = &'a [(&'a [u8], bool)];
 
-/// Found by `tens_of_thousands_of_wildcard_rules`: the `dfa` engine read
+/// Found by `tens_of_thousands_of_wildcard_rules`: the `trie` engine read
 /// a `$` that stars follow as the end anchor once it had dropped the
 /// trailing stars (`/*$*` became `/*$`, which matches every path). Only
 /// the google dialect keeps such a `$` as it is (RFC 9309 spells it
@@ -575,7 +575,7 @@ fn rules_file(n: usize, rule: impl Fn(usize) -> String) -> Vec<u8> {
     text
 }
 
-/// `dfa` gives `scan`'s verdicts (reason included) on `paths`, and
+/// `trie` gives `scan`'s verdicts (reason included) on `paths`, and
 /// compiles within `seconds`.
 ///
 /// N.B. The one timed bound of these tests, asked for by the issue and
@@ -598,7 +598,7 @@ fn compile_within(
         compiled.as_secs() < seconds,
         "{what}: compiling took {compiled:.2?}"
     );
-    assert_eq!(m.strategy(), "prefix-dfa", "{what}");
+    assert_eq!(m.strategy(), "trie", "{what}");
     let scan = MatcherBuilder::new().engine(EngineKind::Scan).build(
         robots,
         "bot",

@@ -34,7 +34,7 @@ pub const SEED: u64 = 1;
 
 /// The engines of robots-batch, as the command line names them.
 pub const ENGINES: [(&str, EngineKind); 4] = [
-    ("dfa", EngineKind::Dfa),
+    ("trie", EngineKind::Trie),
     ("dense", EngineKind::Dense),
     ("lazy", EngineKind::Lazy),
     ("naive", EngineKind::Naive),
@@ -396,7 +396,7 @@ pub fn robotstxt_parse(body: &str) -> usize {
 }
 
 /// How robotstxt's verdicts compare with robots-batch's google dialect
-/// (the `dfa` engine, [`GOOGLE_AGENT`]) over the URLs that are valid UTF-8
+/// (the `trie` engine, [`GOOGLE_AGENT`]) over the URLs that are valid UTF-8
 /// (robotstxt takes `&str`).
 ///
 /// Two bugs of robotstxt 0.3.0 explain its differences:

@@ -56,10 +56,10 @@ fuzz_target!(|data: &[u8]| {
         .lazy_cache_capacity(1)
         .nfa_size_limit(1 << 10);
     let builders = [
-        ("dfa", MatcherBuilder::new().engine(EngineKind::Dfa).clone()),
+        ("trie", MatcherBuilder::new().engine(EngineKind::Trie).clone()),
         ("lazy", MatcherBuilder::new().engine(EngineKind::Lazy).clone()),
         ("dense", dense),
-        ("dfa, tiny limits", tiny.clone().engine(EngineKind::Dfa).clone()),
+        ("trie, tiny limits", tiny.clone().engine(EngineKind::Trie).clone()),
         ("dense, tiny limits", tiny.clone().engine(EngineKind::Dense).clone()),
         ("lazy, tiny limits", tiny.clone().engine(EngineKind::Lazy).clone()),
     ];

@@ -51,8 +51,9 @@ __all__ = [
 
 #: The dialects, the default first (see the project README).
 DIALECTS = ("rfc9309", "google", "draft1996", "orig1994")
-#: The engines, the default first; all give the same verdicts.
-ENGINES = ("dfa", "dense", "lazy", "scan", "naive")
+#: The engines, the default first; all give the same verdicts. ``"dfa"``,
+#: the old name of ``"trie"``, is accepted too.
+ENGINES = ("trie", "dense", "lazy", "scan", "naive")
 #: The parse limit of a robots.txt, in bytes, as the command's default.
 DEFAULT_MAX_ROBOTS_BYTES = _robots_batch.default_max_robots_bytes()
 
@@ -174,7 +175,7 @@ class Matcher:
         agents: Agents = "*",
         dialect: str = "rfc9309",
         *,
-        engine: str = "dfa",
+        engine: str = "trie",
         max_robots_bytes: int = DEFAULT_MAX_ROBOTS_BYTES,
     ) -> None:
         self._inner = _robots_batch.Matchers(
@@ -192,8 +193,8 @@ class Matcher:
 
     @property
     def strategies(self) -> List[str]:
-        """How each agent's rules were compiled (``prefix-trie``,
-        ``dense-dfa``, ``lazy-dfa``...)."""
+        """How each agent's rules were compiled (``trie``, ``dense-dfa``,
+        ``lazy-dfa``...)."""
         return self._inner.strategies
 
     def verdicts(
@@ -312,7 +313,7 @@ class Crawl:
         fetches: Optional[Iterable[Any]] = None,
         agents: Agents = "*",
         dialect: str = "rfc9309",
-        engine: str = "dfa",
+        engine: str = "trie",
         on_4xx: str = "allow",
         on_401_403: str = "allow",
         on_5xx: str = "disallow",

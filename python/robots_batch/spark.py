@@ -112,7 +112,7 @@ def with_verdicts(
     url_column: str = "url",
     agents: Union[str, Sequence[str]] = "*",
     dialect: str = "rfc9309",
-    engine: str = "dfa",
+    engine: str = "trie",
     explain: bool = False,
     on_4xx: str = "allow",
     on_401_403: str = "allow",

@@ -206,7 +206,7 @@ def test_bad_input_is_a_clear_error():
         Matcher(ROBOTS, [])
     with pytest.raises(ValueError, match="dialect"):
         Matcher(ROBOTS, dialect="rfc2616")
-    with pytest.raises(ValueError, match="dfa, dense, lazy, scan, naive"):
+    with pytest.raises(ValueError, match="trie, dense, lazy, scan, naive"):
         Matcher(ROBOTS, engine="regex")
     m = Matcher(ROBOTS)
     with pytest.raises(ValueError, match="URL 1 is a str with no UTF-8 form"):
@@ -238,6 +238,15 @@ def test_engines_and_dialects_agree_on_a_hostile_file():
         want = Matcher(robots, dialect=dialect, engine="naive").verdicts(urls)
         for engine in robots_batch.ENGINES:
             assert Matcher(robots, dialect=dialect, engine=engine).verdicts(urls) == want
+
+
+def test_dfa_is_the_old_name_of_the_trie():
+    default = Matcher(ROBOTS)
+    assert default.strategies == ["trie"]
+    for name in ("dfa", "DFA", "trie"):
+        m = Matcher(ROBOTS, engine=name)
+        assert m.strategies == ["trie"]
+        assert m.verdicts(URLS) == default.verdicts(URLS)
 
 
 def test_conformance_vectors_pass_through_python(shared):

@@ -201,17 +201,17 @@ pub struct Args {
     #[arg(long, value_name = "DIALECT", default_value_t = Dialect::Rfc9309)]
     pub dialect: Dialect,
 
-    /// The matching engine: dfa, dense, lazy, scan or naive.
+    /// The matching engine: trie, dense, lazy, scan or naive.
     ///
-    /// All give the same verdicts. dfa (a trie of literal prefixes, with
+    /// All give the same verdicts. trie (a trie of literal prefixes, with
     /// Aho-Corasick for wildcard tails) is the fastest and compiles in
     /// milliseconds even on 30,000 rules; dense (regex-automata dense DFAs)
     /// can take seconds to compile large wildcard sets; lazy
     /// (regex-automata's lazy DFA) is what both fall back to past their
     /// size limits; scan compiles nothing and tries the rules one by one
     /// (what crawl mode uses for an origin's first URLs); naive is the
-    /// reference.
-    #[arg(long, value_name = "ENGINE", default_value_t = EngineKind::Dfa)]
+    /// reference. dfa, the old name of trie, is accepted too.
+    #[arg(long, value_name = "ENGINE", default_value_t = EngineKind::Trie)]
     pub engine: EngineKind,
 
     /// Worker threads [default: all cores].

@@ -117,8 +117,10 @@ pub struct CrawlArgs {
     #[arg(long, value_name = "DIALECT", default_value_t = Dialect::Rfc9309)]
     pub dialect: Dialect,
 
-    /// The matching engine: dfa, dense, lazy, scan or naive.
-    #[arg(long, value_name = "ENGINE", default_value_t = EngineKind::Dfa)]
+    /// The matching engine: trie, dense, lazy, scan or naive.
+    ///
+    /// dfa, the old name of trie, is accepted too.
+    #[arg(long, value_name = "ENGINE", default_value_t = EngineKind::Trie)]
     pub engine: EngineKind,
 
     /// Verdict on every URL of an origin whose fetch gave a 4xx other than

@@ -196,7 +196,7 @@ pub struct CrawlJudge {
 /// How many URLs of one origin are judged by scanning its rules before
 /// they are compiled (see [`CrawlJudge::compile_after`]).
 ///
-/// Compiling with `dfa` pays for itself against scanning only after
+/// Compiling with `trie` pays for itself against scanning only after
 /// hundreds to thousands of URLs, fewer the more rules a file has (and
 /// never for most small files, which scan as fast), and most origins of a
 /// crawl log have fewer URLs than that; up to this many, scanning costs at

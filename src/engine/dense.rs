@@ -1,5 +1,5 @@
-//! The default engine: one dense DFA over every pattern, flattened into a
-//! table that also knows, per state, the best pattern still reachable.
+//! The `dense` engine: dense DFAs over the patterns, each flattened into
+//! a table that also knows, per state, the best pattern still reachable.
 //!
 //! regex-automata determinizes the NFA (anchored, `MatchKind::All`, byte
 //! classes, bounded by size limits). We then walk the DFA once from its
@@ -36,8 +36,9 @@ struct StateInfo {
     bound: u32,
 }
 
+/// One dense DFA over a set of patterns, flattened.
 #[derive(Clone, Debug)]
-pub(crate) struct DenseEngine {
+pub(crate) struct DenseDfa {
     /// Byte to equivalence class.
     classes: [u8; 256],
     /// log2 of the row length (the number of classes, rounded up to a power
@@ -53,13 +54,13 @@ pub(crate) struct DenseEngine {
     start: u32,
 }
 
-impl DenseEngine {
+impl DenseDfa {
     /// Determinizes `nfa`, whose pattern `i` has priority tag `ids[i]`.
     pub(crate) fn new(
         nfa: &NFA,
         ids: &[u32],
         limits: &Limits,
-    ) -> Result<DenseEngine, String> {
+    ) -> Result<DenseDfa, String> {
         let dfa = dense::Builder::new()
             .configure(
                 dense::Config::new()
@@ -72,7 +73,7 @@ impl DenseEngine {
             )
             .build_from_nfa(nfa)
             .map_err(|e| e.to_string())?;
-        DenseEngine::flatten(&dfa, ids, limits.dense_bytes)
+        DenseDfa::flatten(&dfa, ids, limits.dense_bytes)
     }
 
     /// Copies the states reachable from the anchored start state into our
@@ -81,7 +82,7 @@ impl DenseEngine {
         dfa: &dense::DFA<Vec<u32>>,
         ids: &[u32],
         size_limit: usize,
-    ) -> Result<DenseEngine, String> {
+    ) -> Result<DenseDfa, String> {
         let byte_classes = dfa.byte_classes();
         let mut classes = [0u8; 256];
         let mut reps: Vec<u8> = vec![];
@@ -149,7 +150,7 @@ impl DenseEngine {
         for (state, bound) in info.iter_mut().zip(bounds) {
             state.bound = bound;
         }
-        Ok(DenseEngine {
+        Ok(DenseDfa {
             classes,
             stride2,
             trans,
@@ -260,12 +261,12 @@ fn bounds(
 /// patterns all rank below it is skipped, and inside a part the per-state
 /// bound stops the scan early.
 #[derive(Clone, Debug)]
-pub(crate) struct DenseSet {
+pub(crate) struct DenseEngine {
     /// `(lowest priority tag of the part, its DFA)`.
-    parts: Vec<(u32, DenseEngine)>,
+    parts: Vec<(u32, DenseDfa)>,
 }
 
-impl DenseSet {
+impl DenseEngine {
     /// Builds the parts for `patterns`, whose priority tags are `ids`
     /// (ascending). Fails (the caller falls back to the lazy DFA) when more
     /// than `max_parts` parts would be needed.
@@ -273,7 +274,7 @@ impl DenseSet {
         patterns: &[Pattern],
         ids: &[u32],
         limits: &Limits,
-    ) -> Result<DenseSet, String> {
+    ) -> Result<DenseEngine, String> {
         let (simple, multi): (Vec<usize>, Vec<usize>) =
             (0..patterns.len()).partition(|&i| star_count(&patterns[i]) <= 1);
         let mut parts = vec![];
@@ -299,7 +300,7 @@ impl DenseSet {
                     members.iter().map(|&i| patterns[i].clone()).collect();
                 let tags: Vec<u32> = members.iter().map(|&i| ids[i]).collect();
                 let nfa = super::nfa::build(&pats, limits)?;
-                match DenseEngine::new(&nfa, &tags, limits) {
+                match DenseDfa::new(&nfa, &tags, limits) {
                     Ok(dfa) => parts.push((tags[0], dfa)),
                     Err(why) if hi - lo == 1 => return Err(why),
                     Err(why) => {
@@ -315,7 +316,7 @@ impl DenseSet {
             }
         }
         parts.sort_by_key(|p| p.0);
-        Ok(DenseSet { parts })
+        Ok(DenseEngine { parts })
     }
 
     pub(crate) fn len(&self) -> usize {

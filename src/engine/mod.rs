@@ -8,27 +8,26 @@
 //! longest-match dialects, by file position for the first-match ones.
 
 mod dense;
-mod firsts;
 mod lazy;
 mod limits;
 mod naive;
 mod nfa;
 mod pattern;
-mod prefix;
 mod scan;
+mod trie;
 
 use std::fmt;
 use std::str::FromStr;
 
 use crate::error::{Error, ErrorKind};
 
-pub(crate) use self::dense::DenseSet;
+pub(crate) use self::dense::DenseEngine;
 pub(crate) use self::lazy::LazyEngine;
 pub(crate) use self::limits::Limits;
 pub(crate) use self::naive::NaiveEngine;
 pub(crate) use self::pattern::{Pattern, Syntax, NONE};
-pub(crate) use self::prefix::{PrefixCache, PrefixEngine};
 pub(crate) use self::scan::ScanEngine;
+pub(crate) use self::trie::{TrieEngine, TrieScratch};
 
 /// The priority tags of `patterns`: their indexes.
 fn ids(patterns: &[Pattern]) -> Vec<u32> {
@@ -43,8 +42,8 @@ pub enum EngineKind {
     /// position-set match, the highest priority wins. Obviously correct,
     /// slow on large rule sets; the yardstick of the differential tests.
     Naive,
-    /// The default: a trie (a DFA over the rules' literal prefixes, up to
-    /// their first `*`) walked once along the path. The wildcard tails of
+    /// The default: a trie of the rules' literal prefixes (up to their
+    /// first `*`) walked once along the path. The wildcard tails of
     /// the rules that start at a node are found by Aho-Corasick over their
     /// distinct first literals; tails that share their first literal are
     /// a group, whose own automaton over their next literals is searched
@@ -53,11 +52,13 @@ pub enum EngineKind {
     /// once. Each node knows the best rule still reachable below it, so a
     /// scan stops as soon as no better rule can match. Compiles in time
     /// and memory linear in the rules' bytes.
+    ///
+    /// Its name was `dfa` once, and `"dfa"` still parses as this engine.
     #[default]
-    Dfa,
+    Trie,
     /// Every pattern in one dense DFA (regex-automata), split into a few
     /// DFAs when one would exceed the size limits, else the lazy DFA. Slower
-    /// to compile than `dfa`; kept to compare strategies.
+    /// to compile than `trie`; kept to compare strategies.
     Dense,
     /// All patterns in one lazy (hybrid) DFA with a bounded cache: states
     /// are built as paths need them. Compiles in microseconds.
@@ -66,14 +67,14 @@ pub enum EngineKind {
     /// in priority order, the literal prefix compared in place and the
     /// wildcard literals searched for in order. For rule sets that judge
     /// a few paths: the crawl-log mode judges each origin's first URLs so
-    /// and compiles `dfa` only for the origins with more.
+    /// and compiles `trie` only for the origins with more.
     Scan,
 }
 
 impl EngineKind {
     /// Every engine, the default first.
     pub const ALL: [EngineKind; 5] = [
-        EngineKind::Dfa,
+        EngineKind::Trie,
         EngineKind::Dense,
         EngineKind::Lazy,
         EngineKind::Scan,
@@ -84,7 +85,7 @@ impl EngineKind {
     pub fn name(self) -> &'static str {
         match self {
             EngineKind::Naive => "naive",
-            EngineKind::Dfa => "dfa",
+            EngineKind::Trie => "trie",
             EngineKind::Dense => "dense",
             EngineKind::Lazy => "lazy",
             EngineKind::Scan => "scan",
@@ -101,7 +102,12 @@ impl fmt::Display for EngineKind {
 impl FromStr for EngineKind {
     type Err = Error;
 
+    /// An engine's name in any case, or `dfa`, the old name of `trie`
+    /// (kept so that scripts written for it go on working).
     fn from_str(s: &str) -> Result<EngineKind, Error> {
+        if s.eq_ignore_ascii_case("dfa") {
+            return Ok(EngineKind::Trie);
+        }
         EngineKind::ALL
             .into_iter()
             .find(|e| e.name().eq_ignore_ascii_case(s))
@@ -116,8 +122,8 @@ pub(crate) enum Engine {
     Empty,
     Naive(NaiveEngine),
     Scan(ScanEngine),
-    Prefix(Box<PrefixEngine>),
-    Dense(Box<DenseSet>),
+    Trie(Box<TrieEngine>),
+    Dense(Box<DenseEngine>),
     Lazy(Box<LazyEngine>),
 }
 
@@ -126,7 +132,7 @@ pub(crate) enum Engine {
 pub(crate) struct EngineCache {
     lazy: Option<regex_automata::hybrid::dfa::Cache>,
     naive: naive::NaiveCache,
-    prefix: PrefixCache,
+    trie: TrieScratch,
 }
 
 impl Engine {
@@ -142,15 +148,15 @@ impl Engine {
         match kind {
             EngineKind::Naive => Engine::Naive(NaiveEngine::new(patterns)),
             EngineKind::Scan => Engine::Scan(ScanEngine::new(patterns)),
-            EngineKind::Dfa => match PrefixEngine::new(patterns) {
-                Ok(e) => Engine::Prefix(Box::new(e)),
+            EngineKind::Trie => match TrieEngine::new(patterns) {
+                Ok(e) => Engine::Trie(Box::new(e)),
                 Err(why) => {
-                    log::debug!("no prefix automaton ({why})");
+                    log::debug!("no trie ({why})");
                     Engine::lazy(patterns, limits)
                 }
             },
             EngineKind::Dense => {
-                match DenseSet::new(patterns, &ids(patterns), limits) {
+                match DenseEngine::new(patterns, &ids(patterns), limits) {
                     Ok(set) => Engine::Dense(Box::new(set)),
                     Err(why) => {
                         log::debug!("dense DFAs over their limits ({why})");
@@ -182,7 +188,7 @@ impl Engine {
             Engine::Empty => "empty",
             Engine::Naive(_) => "naive",
             Engine::Scan(_) => "scan",
-            Engine::Prefix(_) => "prefix-dfa",
+            Engine::Trie(_) => "trie",
             Engine::Dense(e) if e.len() == 1 => "dense-dfa",
             Engine::Dense(_) => "dense-dfa-split",
             Engine::Lazy(_) => "lazy-dfa",
@@ -195,7 +201,7 @@ impl Engine {
             Engine::Empty => 0,
             Engine::Naive(e) => e.memory_usage(),
             Engine::Scan(e) => e.memory_usage(),
-            Engine::Prefix(e) => e.memory_usage(),
+            Engine::Trie(e) => e.memory_usage(),
             Engine::Dense(e) => e.memory_usage(),
             Engine::Lazy(e) => e.memory_usage(),
         }
@@ -208,7 +214,7 @@ impl Engine {
                 _ => None,
             },
             naive: naive::NaiveCache::default(),
-            prefix: PrefixCache::default(),
+            trie: TrieScratch::default(),
         }
     }
 
@@ -223,7 +229,7 @@ impl Engine {
             Engine::Empty => NONE,
             Engine::Naive(e) => e.find(path, &mut cache.naive),
             Engine::Scan(e) => e.find(path),
-            Engine::Prefix(e) => e.find(path, &mut cache.prefix),
+            Engine::Trie(e) => e.find(path, &mut cache.trie),
             Engine::Dense(e) => e.find_from(path, NONE),
             Engine::Lazy(e) => {
                 let cache = cache.lazy.get_or_insert_with(|| e.new_cache());
@@ -231,5 +237,23 @@ impl Engine {
             }
         };
         (id != NONE).then_some(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EngineKind;
+
+    #[test]
+    fn names_parse_back_and_dfa_is_the_trie() {
+        for kind in EngineKind::ALL {
+            assert_eq!(kind.name().parse::<EngineKind>().unwrap(), kind);
+            assert_eq!(kind.to_string(), kind.name());
+        }
+        for old in ["dfa", "DFA", "Dfa"] {
+            assert_eq!(old.parse::<EngineKind>().unwrap(), EngineKind::Trie);
+        }
+        assert_eq!(EngineKind::default(), EngineKind::Trie);
+        assert!("dfas".parse::<EngineKind>().is_err());
     }
 }

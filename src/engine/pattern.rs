@@ -1,6 +1,6 @@
 //! The patterns the engines are built from: how one's bytes are read, how
 //! it splits into a literal prefix and a wildcard tail, and how a tail's
-//! literals are found in a path (what the `dfa` and `scan` engines share).
+//! literals are found in a path (what the `trie` and `scan` engines share).
 
 use memchr::memmem;
 use std::borrow::Cow;

@@ -1,5 +1,6 @@
-//! The automata over the first literals of a trie node's wildcard tails,
-//! laid out for the tail walk of the [`prefix`](super::prefix) engine.
+//! The Aho-Corasick automata over the first literals of a trie node's
+//! wildcard tails, laid out for the tail walk of the [`trie`](super)
+//! engine (see docs/DESIGN.md, "Tail automata").
 //!
 //! The Aho-Corasick automaton is built here ([`Sparse`]): a trie of the
 //! literals, its states numbered breadth first, with failure links and
@@ -16,25 +17,21 @@
 //! first-level cache. For modest literal sets, this module follows every
 //! state's transitions, failure links included, into a table of the
 //! narrowest integer that holds them (16 bits for the few hundred states
-//! of ebay.com's tails under `/b/`: half the cache lines of a 32-bit
-//! DFA), with the match states first, so that a match is one comparison,
-//! and with each match state's literals in one flat list, read with one
+//! of a large real file's tails: half the cache lines of a 32-bit DFA),
+//! with the match states first, so that a match is one comparison, and
+//! with each match state's literals in one flat list, read with one
 //! lookup. Larger sets walk the sparse automaton itself.
-//!
-//! PERF: ebay.com, 2 M URLs, one thread: 0.309 s with the crate's DFA,
-//! 0.300 s with this table, which also takes 170 KB where the crate's
-//! DFAs took 525 KB.
 
 use std::collections::HashMap;
 
 /// A state: the offset of its row in the table.
 ///
-/// PERF: a `usize`, so the walk uses the loaded cell as an index as it
+/// A `usize`, so that the walk uses the loaded cell as an index as it
 /// is, with no extension between one load and the next.
 pub(super) type State = usize;
 
 /// The walk's view of an automaton over first literals.
-pub(super) trait Firsts {
+pub(super) trait Automaton {
     /// The state before any byte.
     fn start(&self) -> State;
     /// The state after `byte`.
@@ -44,20 +41,20 @@ pub(super) trait Firsts {
     /// How many literals `sid` reports.
     fn match_len(&self, sid: State) -> usize;
     /// Where the `k`th literal `sid` reports is: its place in
-    /// [`FirstsDfa::report_order`] for a table, its index among the
+    /// [`Dfa::report_order`] for a table, its index among the
     /// literals for the [`Sparse`] automaton.
     fn match_slot(&self, sid: State, k: usize) -> usize;
 }
 
 /// The integers a table can hold states in.
-pub(super) trait Cell: Copy + std::fmt::Debug {
+pub(super) trait StateInt: Copy + std::fmt::Debug {
     const MAX: usize;
     /// `value`, which is at most `MAX`.
     fn new(value: usize) -> Self;
     fn get(self) -> State;
 }
 
-impl Cell for u16 {
+impl StateInt for u16 {
     const MAX: usize = u16::MAX as usize;
     fn new(value: usize) -> u16 {
         value as u16
@@ -68,7 +65,7 @@ impl Cell for u16 {
     }
 }
 
-impl Cell for u32 {
+impl StateInt for u32 {
     const MAX: usize = u32::MAX as usize;
     fn new(value: usize) -> u32 {
         value as u32
@@ -82,8 +79,8 @@ impl Cell for u32 {
 /// An Aho-Corasick DFA as one table of rows, one row per state and one
 /// cell per byte class, each cell the offset of the next state's row.
 #[derive(Clone, Debug)]
-pub(super) struct FirstsDfa<C> {
-    table: Vec<C>,
+pub(super) struct Dfa<S> {
+    table: Vec<S>,
     /// The class of each byte: bytes that every state sends to the same
     /// state share a class.
     classes: [u8; 256],
@@ -100,13 +97,13 @@ pub(super) struct FirstsDfa<C> {
     patterns: Vec<u32>,
 }
 
-impl<C: Cell> FirstsDfa<C> {
+impl<S: StateInt> Dfa<S> {
     /// The table of `ac`, the automaton over `literals`, or `None` when
-    /// its states do not fit `C`.
+    /// its states do not fit `S`.
     pub(super) fn new<'a>(
         ac: &Sparse,
         literals: impl Iterator<Item = &'a [u8]>,
-    ) -> Option<FirstsDfa<C>> {
+    ) -> Option<Dfa<S>> {
         // A byte in no literal takes every state where any other such
         // byte does: they share a class; every other byte is its own.
         let mut used = [false; 256];
@@ -135,7 +132,7 @@ impl<C: Cell> FirstsDfa<C> {
         }
         let stride = members.len();
         let states = ac.len();
-        if (states - 1) * stride > C::MAX {
+        if (states - 1) * stride > S::MAX {
             return None;
         }
         // Every state's next state for each class: its child, else its
@@ -165,7 +162,7 @@ impl<C: Cell> FirstsDfa<C> {
         for &i in &order {
             let row = &rows[i * stride..(i + 1) * stride];
             table.extend(
-                row.iter().map(|&n| C::new(rank[n as usize] * stride)),
+                row.iter().map(|&n| S::new(rank[n as usize] * stride)),
             );
             if ac.is_match(i) {
                 let first = patterns.len() as u32;
@@ -175,7 +172,7 @@ impl<C: Cell> FirstsDfa<C> {
                 ranges.push((first, patterns.len() as u32 - first));
             }
         }
-        Some(FirstsDfa {
+        Some(Dfa {
             table,
             classes,
             stride: stride as u32,
@@ -188,7 +185,7 @@ impl<C: Cell> FirstsDfa<C> {
     }
 
     pub(super) fn memory_usage(&self) -> usize {
-        self.table.len() * std::mem::size_of::<C>()
+        self.table.len() * std::mem::size_of::<S>()
             + self.ranges.len() * 8
             + self.patterns.len() * 4
             + 256
@@ -202,13 +199,13 @@ impl<C: Cell> FirstsDfa<C> {
     }
 
     /// The pattern index of every report, each match state's next to one
-    /// another: [`Firsts::match_slot`] is a place in this list.
+    /// another: [`Automaton::match_slot`] is a place in this list.
     pub(super) fn report_order(&self) -> &[u32] {
         &self.patterns
     }
 }
 
-impl<C: Cell> Firsts for FirstsDfa<C> {
+impl<S: StateInt> Automaton for Dfa<S> {
     #[inline(always)]
     fn start(&self) -> State {
         self.start
@@ -217,10 +214,9 @@ impl<C: Cell> Firsts for FirstsDfa<C> {
     #[inline(always)]
     fn next(&self, sid: State, byte: u8) -> State {
         let class = usize::from(self.classes[usize::from(byte)]);
-        // PERF: the class's column is found apart from the state, so the
+        // The class's column is added apart from the state, so that the
         // load of the next state waits on the state alone, not on an
-        // addition after it: that addition was a cycle of the five or six
-        // each byte of the walk takes.
+        // addition after it: each byte of the walk waits on that load.
         debug_assert!(sid + class < self.table.len());
         // SAFETY: `sid` is a state (the start, or a cell of the table),
         // and every state is the offset of a row of `stride` cells: the
@@ -251,8 +247,8 @@ impl<C: Cell> Firsts for FirstsDfa<C> {
 /// more): exact for every offset below 2^32 (Lemire, Kaser and Kurz,
 /// "Faster remainder by direct computation", 2019).
 ///
-/// PERF: the division this replaces waited a dozen cycles for each match
-/// state's reports, and a match state is met on most of ebay.com's paths.
+/// Most paths reach a match state, and a division would make each of
+/// them wait many cycles for its reports.
 #[inline(always)]
 fn rank_of(sid: State, reciprocal: u64) -> usize {
     debug_assert!(sid <= u32::MAX as usize);
@@ -410,7 +406,10 @@ impl Sparse {
 }
 
 /// The sparse automaton itself, for literal sets too large for a table.
-impl Firsts for Sparse {
+///
+/// Its `next`, a loop over failure links, is always inlined into the
+/// walk: the compiler otherwise leaves it a call for every byte.
+impl Automaton for Sparse {
     #[inline(always)]
     fn start(&self) -> State {
         0
@@ -448,7 +447,7 @@ impl Firsts for Sparse {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use aho_corasick::automaton::Automaton;
+    use aho_corasick::automaton::Automaton as _;
     use aho_corasick::{dfa, Anchored, MatchKind};
 
     /// The reciprocal's quotient is the division's, for every stride a
@@ -476,14 +475,13 @@ mod tests {
     /// The sparse automaton and its table walk exactly as the crate's
     /// DFA does: the same match states reached at the same bytes,
     /// reporting the same literals in the same order.
-    fn agree<C: Cell>(literals: &[&[u8]], hays: &[&[u8]]) {
+    fn agree<S: StateInt>(literals: &[&[u8]], hays: &[&[u8]]) {
         let ac = dfa::DFA::builder()
             .match_kind(MatchKind::Standard)
             .build(literals)
             .unwrap();
         let sparse = Sparse::new(literals.iter().copied());
-        let table =
-            FirstsDfa::<C>::new(&sparse, literals.iter().copied()).unwrap();
+        let table = Dfa::<S>::new(&sparse, literals.iter().copied()).unwrap();
         // What `next` relies on: every cell starts a row.
         let stride = table.stride as usize;
         assert!(table.table.iter().all(|c| {
@@ -550,8 +548,8 @@ mod tests {
             (0..10_000u32).map(|i| format!("{i:05}").into_bytes()).collect();
         let bytes = || literals.iter().map(|l| &l[..]);
         let ac = Sparse::new(bytes());
-        assert!(FirstsDfa::<u16>::new(&ac, bytes()).is_none());
-        let table = FirstsDfa::<u32>::new(&ac, bytes()).unwrap();
+        assert!(Dfa::<u16>::new(&ac, bytes()).is_none());
+        let table = Dfa::<u32>::new(&ac, bytes()).unwrap();
         assert_eq!(table.stride, 11);
         assert_eq!(table.table.len(), 11_112 * 11);
     }
