@@ -205,42 +205,49 @@ pub trait Render: Send {
     fn line(&mut self, url: &[u8], verdicts: &[Verdict]) -> io::Result<()>;
 
     /// Renders one line, as [`Render::line`] does, whose bytes are known
-    /// to be *plain*: every one from 0x20 to 0x7E and none of `,`, `"` and
-    /// `\`. No output format quotes or escapes such bytes, so a renderer
-    /// may copy them without looking. The batch finds this out for free
-    /// while it looks for the line's path; the default ignores it.
+    /// to be plain (see [`PlainLine`]): a renderer may copy them without
+    /// looking. The default renders `line.as_bytes()` with
+    /// [`Render::line`].
     #[inline]
     fn plain_line(
         &mut self,
-        url: &[u8],
+        line: PlainLine<'_>,
         verdicts: &[Verdict],
     ) -> io::Result<()> {
-        self.line(url, verdicts)
-    }
-
-    /// Renders one plain line, as [`Render::plain_line`] does, that is
-    /// shorter than 64 bytes: `block` is the 64 bytes of input that start
-    /// with `url`, so a renderer may copy them at once, a copy of a known
-    /// size, and keep `url.len()` of them. The default ignores `block`.
-    ///
-    /// A caller that breaks this promise gets rows it did not mean, never
-    /// undefined behaviour: an implementation checks what its memory
-    /// safety needs (the CSV renderer falls back to `plain_line` for a
-    /// `url` of 64 bytes or more).
-    #[inline]
-    fn plain_line_in(
-        &mut self,
-        url: &[u8],
-        block: &[u8; 64],
-        verdicts: &[Verdict],
-    ) -> io::Result<()> {
-        let _ = block;
-        self.plain_line(url, verdicts)
+        self.line(line.as_bytes(), verdicts)
     }
 
     /// Ends a chunk: moves everything rendered since the previous call into
     /// `out`, which is empty on entry (its capacity may be reused).
     fn finish(&mut self, out: &mut Vec<u8>) -> io::Result<()>;
+}
+
+/// A line whose bytes are all *plain*: from 0x20 to 0x7E, and none of
+/// `,`, `"` and `\`. No output format quotes or escapes such bytes. The
+/// batch finds this out for free while it looks for the line's path, and
+/// hands such lines to [`Render::plain_line`]; only the batch makes them.
+#[derive(Clone, Copy, Debug)]
+pub struct PlainLine<'a> {
+    text: &'a [u8],
+    /// The 64 bytes of input from the line's start, when the line is
+    /// shorter than that and the chunk holds them: the CSV writer copies
+    /// them at once.
+    block: Option<&'a [u8; 64]>,
+}
+
+impl<'a> PlainLine<'a> {
+    /// The line's bytes, without its line terminator.
+    #[inline]
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.text
+    }
+
+    /// The 64 bytes of input from the line's start, when the line is
+    /// shorter than that and the chunk holds them.
+    #[inline]
+    pub(crate) fn block(&self) -> Option<&'a [u8; 64]> {
+        self.block
+    }
 }
 
 /// Receives the rendered chunks, in input order, on the thread that called
@@ -886,10 +893,8 @@ fn emit<R: Render>(
     }
     stats.lines += 1;
     if line.plain {
-        match line.block {
-            Some(block) => render.plain_line_in(line.text, block, verdicts),
-            None => render.plain_line(line.text, verdicts),
-        }
+        let plain = PlainLine { text: line.text, block: line.block };
+        render.plain_line(plain, verdicts)
     } else {
         render.line(line.text, verdicts)
     }

@@ -21,7 +21,7 @@ and a [`CountRender`] only counts verdicts per matcher.
 use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::batch::Render;
+use crate::batch::{PlainLine, Render};
 use crate::matcher::{Matcher, Reason, Verdict};
 use crate::rules::GroupMatch;
 
@@ -93,6 +93,57 @@ impl CsvRender {
         }
         self.buf.push(b'\n');
     }
+
+    /// The row of a plain `url` shorter than 64 bytes, from `block`, the
+    /// 64 bytes of input that start with it.
+    ///
+    /// The URL is copied as one fixed 64-byte block and the buffer cut
+    /// back, as the verdict fields are (see `end_row`): a copy of the
+    /// URL's own length would be a call to `memcpy`. See docs/DESIGN.md,
+    /// "The 64-byte block for short lines".
+    #[inline]
+    fn short_row(
+        &mut self,
+        url: &[u8],
+        block: &[u8; 64],
+        verdicts: &[Verdict],
+    ) {
+        if url.len() >= 64 {
+            // Not a short line; the row of the URL's own bytes.
+            self.buf.extend_from_slice(url);
+            self.end_row(verdicts);
+            return;
+        }
+        debug_assert!(block.starts_with(url));
+        let [verdict] = verdicts else {
+            let at = self.buf.len();
+            self.buf.extend_from_slice(block);
+            self.buf.truncate(at + url.len());
+            self.end_row(verdicts);
+            return;
+        };
+        // The row of one verdict, the common case, is written with one
+        // check for room and one update of the length: pushes would each
+        // reload and store the buffer's length.
+        let field = VerdictField::of(*verdict, true);
+        let (at, n) = (self.buf.len(), url.len());
+        self.buf.reserve(64 + 16);
+        // SAFETY: `reserve` made room for 80 bytes past `at`; the copies
+        // write 64 bytes from `at` and 16 from `at + n`, with `n` below
+        // 64 (checked above, not merely promised), so both stay inside
+        // it, and neither source overlaps the buffer. The length then
+        // covers `url` and the field, which the copies just wrote.
+        unsafe {
+            let dst = self.buf.as_mut_ptr().add(at);
+            std::ptr::copy_nonoverlapping(block.as_ptr(), dst, 64);
+            std::ptr::copy_nonoverlapping(
+                field.block.as_ptr(),
+                dst.add(n),
+                16,
+            );
+            self.buf.set_len(at + n + field.len);
+        }
+    }
 }
 
 /// A verdict's CSV field, `,` and its name, in a block of a fixed size.
@@ -147,57 +198,15 @@ impl Render for CsvRender {
     #[inline]
     fn plain_line(
         &mut self,
-        url: &[u8],
+        line: PlainLine<'_>,
         verdicts: &[Verdict],
     ) -> io::Result<()> {
-        self.buf.extend_from_slice(url);
-        self.end_row(verdicts);
-        Ok(())
-    }
-
-    /// The URL is copied as one fixed 64-byte block and the buffer cut
-    /// back, as the verdict fields are (see `end_row`): a copy of the
-    /// URL's own length would be a call to `memcpy`. See docs/DESIGN.md,
-    /// "The 64-byte block for short lines".
-    #[inline]
-    fn plain_line_in(
-        &mut self,
-        url: &[u8],
-        block: &[u8; 64],
-        verdicts: &[Verdict],
-    ) -> io::Result<()> {
-        if url.len() >= 64 {
-            // Not what the trait promises; the row of the URL's own bytes.
-            return self.plain_line(url, verdicts);
-        }
-        debug_assert!(block.starts_with(url));
-        let [verdict] = verdicts else {
-            let at = self.buf.len();
-            self.buf.extend_from_slice(block);
-            self.buf.truncate(at + url.len());
-            self.end_row(verdicts);
-            return Ok(());
-        };
-        // The row of one verdict, the common case, is written with one
-        // check for room and one update of the length: pushes would each
-        // reload and store the buffer's length.
-        let field = VerdictField::of(*verdict, true);
-        let (at, n) = (self.buf.len(), url.len());
-        self.buf.reserve(64 + 16);
-        // SAFETY: `reserve` made room for 80 bytes past `at`; the copies
-        // write 64 bytes from `at` and 16 from `at + n`, with `n` below
-        // 64 (checked above, not merely promised), so both stay inside
-        // it, and neither source overlaps the buffer. The length then
-        // covers `url` and the field, which the copies just wrote.
-        unsafe {
-            let dst = self.buf.as_mut_ptr().add(at);
-            std::ptr::copy_nonoverlapping(block.as_ptr(), dst, 64);
-            std::ptr::copy_nonoverlapping(
-                field.block.as_ptr(),
-                dst.add(n),
-                16,
-            );
-            self.buf.set_len(at + n + field.len);
+        match line.block() {
+            Some(block) => self.short_row(line.as_bytes(), block, verdicts),
+            None => {
+                self.buf.extend_from_slice(line.as_bytes());
+                self.end_row(verdicts);
+            }
         }
         Ok(())
     }
@@ -863,22 +872,11 @@ impl<R: Render> Render for TallyRender<'_, R> {
     #[inline]
     fn plain_line(
         &mut self,
-        url: &[u8],
+        line: PlainLine<'_>,
         verdicts: &[Verdict],
     ) -> io::Result<()> {
-        self.tally.line(url, verdicts)?;
-        self.inner.plain_line(url, verdicts)
-    }
-
-    #[inline]
-    fn plain_line_in(
-        &mut self,
-        url: &[u8],
-        block: &[u8; 64],
-        verdicts: &[Verdict],
-    ) -> io::Result<()> {
-        self.tally.line(url, verdicts)?;
-        self.inner.plain_line_in(url, block, verdicts)
+        self.tally.line(line.as_bytes(), verdicts)?;
+        self.inner.plain_line(line, verdicts)
     }
 
     fn finish(&mut self, out: &mut Vec<u8>) -> io::Result<()> {
@@ -945,9 +943,9 @@ mod tests {
                 let (mut by_block, mut by_line) =
                     (CsvRender::new(), CsvRender::new());
                 // Rows already in the buffer stay as they were.
-                by_block.plain_line(b"x", verdicts).unwrap();
-                by_line.plain_line(b"x", verdicts).unwrap();
-                by_block.plain_line_in(url, block, verdicts).unwrap();
+                by_block.line(b"x", verdicts).unwrap();
+                by_line.line(b"x", verdicts).unwrap();
+                by_block.short_row(url, block, verdicts);
                 by_line.line(url, verdicts).unwrap();
                 let mut wtr = csv::Writer::from_writer(vec![]);
                 for u in [&b"x"[..], url] {
@@ -968,7 +966,7 @@ mod tests {
         let long = &input[..100];
         let block: &[u8; 64] = input[..64].try_into().unwrap();
         let mut render = CsvRender::new();
-        render.plain_line_in(long, block, lists[0]).unwrap();
+        render.short_row(long, block, lists[0]);
         let mut want = long.to_vec();
         want.extend_from_slice(b",allowed\n");
         assert_eq!(render.buf, want);
