@@ -63,6 +63,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 
+use crate::block::ShortLine;
 use crate::dialect::Dialect;
 use crate::lines::{UrlLine, UrlLines};
 use crate::matcher::{Matcher, Scratch, Verdict};
@@ -229,10 +230,9 @@ pub trait Render: Send {
 #[derive(Clone, Copy, Debug)]
 pub struct PlainLine<'a> {
     text: &'a [u8],
-    /// The 64 bytes of input from the line's start, when the line is
-    /// shorter than that and the chunk holds them: the CSV writer copies
-    /// them at once.
-    block: Option<&'a [u8; 64]>,
+    /// The line in its block, when it has one: the CSV writer copies it
+    /// at once.
+    short: Option<ShortLine<'a>>,
 }
 
 impl<'a> PlainLine<'a> {
@@ -242,11 +242,10 @@ impl<'a> PlainLine<'a> {
         self.text
     }
 
-    /// The 64 bytes of input from the line's start, when the line is
-    /// shorter than that and the chunk holds them.
+    /// The line in its block, when it has one.
     #[inline]
-    pub(crate) fn block(&self) -> Option<&'a [u8; 64]> {
-        self.block
+    pub(crate) fn short(&self) -> Option<ShortLine<'a>> {
+        self.short
     }
 }
 
@@ -893,7 +892,7 @@ fn emit<R: Render>(
     }
     stats.lines += 1;
     if line.plain {
-        let plain = PlainLine { text: line.text, block: line.block };
+        let plain = PlainLine { text: line.text, short: line.block };
         render.plain_line(plain, verdicts)
     } else {
         render.line(line.text, verdicts)

@@ -58,6 +58,7 @@
 
 mod agents;
 mod batch;
+mod block;
 pub mod crawl;
 mod dialect;
 mod engine;
