@@ -76,8 +76,7 @@ mod swar;
 
 pub use crate::agents::{KnownAgent, AI_CRAWLERS};
 pub use crate::batch::{
-    for_each_line, Batch, BatchBuilder, ChunkWorker, MmapChoice, PlainLine,
-    Render, Sink, Stats, DEFAULT_CHUNK_SIZE, MAX_IN_FLIGHT_BYTES,
+    Batch, BatchBuilder, MmapChoice, PlainLine, Render, Sink, Stats,
     MAX_LINE_BYTES, MAX_THREADS,
 };
 pub use crate::dialect::normalize_pattern;

@@ -20,7 +20,7 @@ a window (a few KiB) are handled by the same scans [`for_each_line`] and
 answers those give. See docs/DESIGN.md, "Byte-class bitmaps for reading
 lines".
 
-[`for_each_line`]: crate::for_each_line
+[`for_each_line`]: crate::batch::for_each_line
 */
 
 use crate::block::{ShortLine, BLOCK};
@@ -74,7 +74,7 @@ pub(crate) struct UrlLine<'c> {
 }
 
 /// The lines of a chunk, in order: the same lines as
-/// [`for_each_line`](crate::for_each_line) gives.
+/// [`for_each_line`](crate::batch::for_each_line) gives.
 pub(crate) struct UrlLines<'c> {
     chunk: &'c [u8],
     /// Where the next line starts.

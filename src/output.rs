@@ -786,7 +786,7 @@ impl Counts {
 
     /// Adds `n` verdicts of the matcher `i`: allowed, disallowed or (crawl
     /// mode) unknown.
-    pub fn add(&self, i: usize, allowed: Option<bool>, n: u64) {
+    pub(crate) fn add(&self, i: usize, allowed: Option<bool>, n: u64) {
         self.counts[3 * i + slot(allowed)].fetch_add(n, Ordering::Relaxed);
     }
 
