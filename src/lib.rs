@@ -51,7 +51,11 @@
 //!
 //! # Crate features
 //!
-//! None yet: the library always includes the dense and lazy DFAs.
+//! * `sample` (off by default): the `sample` module, URLs generated from a
+//!   robots.txt's own patterns, which the crate's tests, benchmarks,
+//!   examples and fuzz targets use. It is not part of the library's API.
+//!
+//! The library always includes the dense and lazy DFAs.
 
 #![deny(missing_docs)]
 #![deny(rustdoc::broken_intra_doc_links)]
@@ -70,6 +74,7 @@ mod output;
 mod path;
 mod robots;
 mod rules;
+#[cfg(feature = "sample")]
 pub mod sample;
 pub mod sniff;
 mod swar;
