@@ -9,6 +9,30 @@
 //! carry the rules' priorities, so that a single pass over a URL's path yields
 //! its [`Verdict`].
 //!
+//! # Glossary
+//!
+//! The documentation uses each of these words in one sense (the same as
+//! docs/DESIGN.md):
+//!
+//! * **agent**: the product token a crawler is judged as (`GPTBot`; see
+//!   [`product_token`]).
+//! * **group**: the lines of a robots.txt under one or more `User-agent`
+//!   lines; selecting the groups for an agent is the first step of every
+//!   verdict ([`GroupMatch`] says which apply).
+//! * **rule**: one `Allow` or `Disallow` line of a selected group, with its
+//!   pattern (`/b/*_pgn=`); a [`Rule`].
+//! * **dialect**: one of four ways of reading a robots.txt: which groups
+//!   apply, how patterns and paths are normalised, and which rule wins; a
+//!   [`Dialect`].
+//! * **path**: what rules are matched against: the part of a URL after its
+//!   authority, up to the fragment, normalised for the dialect
+//!   ([`Dialect::path`]).
+//! * **verdict**: allowed or disallowed (or, in crawl-log mode, unknown),
+//!   with the rule or reason that decided it; a [`Verdict`], in crawl-log
+//!   mode a [`crawl::CrawlVerdict`].
+//! * **origin**: scheme, host and port; in crawl-log mode, what a
+//!   robots.txt is fetched for; a [`crawl::Origin`].
+//!
 //! # Example
 //!
 //! ```
