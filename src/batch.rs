@@ -63,6 +63,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 
+use crate::block::ShortLine;
 use crate::dialect::Dialect;
 use crate::lines::{UrlLine, UrlLines};
 use crate::matcher::{Matcher, Scratch, Verdict};
@@ -70,14 +71,14 @@ use crate::matcher::{Matcher, Scratch, Verdict};
 /// The default chunk size: 1 MiB, unless that would put more than
 /// [`MAX_IN_FLIGHT_BYTES`] of input in flight (see
 /// [`BatchBuilder::chunk_size`]).
-pub const DEFAULT_CHUNK_SIZE: usize = 1 << 20;
+const DEFAULT_CHUNK_SIZE: usize = 1 << 20;
 
 /// The budget of input bytes in flight: 8 MiB. With the default chunk
 /// size, chunks shrink (down to 64 KiB) and, past that, fewer chunks are in
 /// flight (down to one more than the threads), so that no more than this
 /// is. With the rendered output of those chunks and the buffers kept for
 /// reuse, a run on a stream stays well under 64 MiB of resident memory.
-pub const MAX_IN_FLIGHT_BYTES: usize = 8 << 20;
+const MAX_IN_FLIGHT_BYTES: usize = 8 << 20;
 
 /// The most worker threads a batch starts: 1,024. Far more than any machine
 /// has cores, and few enough that their stacks and the chunks in flight
@@ -205,42 +206,47 @@ pub trait Render: Send {
     fn line(&mut self, url: &[u8], verdicts: &[Verdict]) -> io::Result<()>;
 
     /// Renders one line, as [`Render::line`] does, whose bytes are known
-    /// to be *plain*: every one from 0x20 to 0x7E and none of `,`, `"` and
-    /// `\`. No output format quotes or escapes such bytes, so a renderer
-    /// may copy them without looking. The batch finds this out for free
-    /// while it looks for the line's path; the default ignores it.
+    /// to be plain (see [`PlainLine`]): a renderer may copy them without
+    /// looking. The default renders `line.as_bytes()` with
+    /// [`Render::line`].
     #[inline]
     fn plain_line(
         &mut self,
-        url: &[u8],
+        line: PlainLine<'_>,
         verdicts: &[Verdict],
     ) -> io::Result<()> {
-        self.line(url, verdicts)
-    }
-
-    /// Renders one plain line, as [`Render::plain_line`] does, that is
-    /// shorter than 64 bytes: `block` is the 64 bytes of input that start
-    /// with `url`, so a renderer may copy them at once, a copy of a known
-    /// size, and keep `url.len()` of them. The default ignores `block`.
-    ///
-    /// A caller that breaks this promise gets rows it did not mean, never
-    /// undefined behaviour: an implementation checks what its memory
-    /// safety needs (the CSV renderer falls back to `plain_line` for a
-    /// `url` of 64 bytes or more).
-    #[inline]
-    fn plain_line_in(
-        &mut self,
-        url: &[u8],
-        block: &[u8; 64],
-        verdicts: &[Verdict],
-    ) -> io::Result<()> {
-        let _ = block;
-        self.plain_line(url, verdicts)
+        self.line(line.as_bytes(), verdicts)
     }
 
     /// Ends a chunk: moves everything rendered since the previous call into
     /// `out`, which is empty on entry (its capacity may be reused).
     fn finish(&mut self, out: &mut Vec<u8>) -> io::Result<()>;
+}
+
+/// A line whose bytes are all *plain*: from 0x20 to 0x7E, and none of
+/// `,`, `"` and `\`. No output format quotes or escapes such bytes. The
+/// batch finds this out for free while it looks for the line's path, and
+/// hands such lines to [`Render::plain_line`]; only the batch makes them.
+#[derive(Clone, Copy, Debug)]
+pub struct PlainLine<'a> {
+    text: &'a [u8],
+    /// The line in its block, when it has one: the CSV writer copies it
+    /// at once.
+    short: Option<ShortLine<'a>>,
+}
+
+impl<'a> PlainLine<'a> {
+    /// The line's bytes, without its line terminator.
+    #[inline]
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.text
+    }
+
+    /// The line in its block, when it has one.
+    #[inline]
+    pub(crate) fn short(&self) -> Option<ShortLine<'a>> {
+        self.short
+    }
 }
 
 /// Receives the rendered chunks, in input order, on the thread that called
@@ -270,7 +276,7 @@ where
 /// The `run_*` methods that take matchers use a worker that gives every
 /// line one [`Verdict`] per matcher; crawl-log mode brings its own
 /// ([`crawl::CrawlWorker`](crate::crawl::CrawlWorker)).
-pub trait ChunkWorker: Send {
+pub(crate) trait ChunkWorker: Send {
     /// Judges and renders every line of `chunk` (whole lines, the last
     /// one maybe without its terminator) into `out`, which is empty on
     /// entry, and counts them.
@@ -279,7 +285,7 @@ pub trait ChunkWorker: Send {
 
 /// Calls `f` with every line of `chunk`, without its `\n` or `\r\n`
 /// terminator; a last line without a terminator counts too.
-pub fn for_each_line<'c, E>(
+pub(crate) fn for_each_line<'c, E>(
     chunk: &'c [u8],
     mut f: impl FnMut(&'c [u8]) -> Result<(), E>,
 ) -> Result<(), E> {
@@ -309,18 +315,18 @@ pub struct Stats {
 impl Stats {
     /// Counts of `bytes` of input, with nothing judged yet; the `count_*`
     /// methods add to them.
-    pub fn of_bytes(bytes: usize) -> Stats {
+    pub(crate) fn of_bytes(bytes: usize) -> Stats {
         Stats { bytes: bytes as u64, ..Stats::default() }
     }
 
     /// Counts one line.
-    pub fn count_line(&mut self) {
+    pub(crate) fn count_line(&mut self) {
         self.lines += 1;
     }
 
     /// Counts one verdict: allowed, disallowed, or (crawl-log mode)
     /// unknown.
-    pub fn count_verdict(&mut self, allowed: Option<bool>) {
+    pub(crate) fn count_verdict(&mut self, allowed: Option<bool>) {
         match allowed {
             Some(true) => self.allowed += 1,
             Some(false) => self.disallowed += 1,
@@ -412,11 +418,11 @@ impl BatchBuilder {
 
     /// The size in bytes at which the input is cut into chunks (each chunk
     /// is cut at the first line end at or after that size). The default is
-    /// [`DEFAULT_CHUNK_SIZE`], shrunk to as little as 64 KiB when there are
-    /// so many threads that more than [`MAX_IN_FLIGHT_BYTES`] would be in
-    /// flight. Small chunks cost overhead per chunk (a task, a channel
-    /// message, a write); large ones cost memory. 0 is read as 1, and more
-    /// than [`MAX_LINE_BYTES`] as that.
+    /// 1 MiB, shrunk to as little as 64 KiB when there are so many threads
+    /// that more than 8 MiB of input would be in flight. Small chunks cost
+    /// overhead per chunk (a task, a channel message, a write); large ones
+    /// cost memory. 0 is read as 1, and more than [`MAX_LINE_BYTES`] as
+    /// that.
     pub fn chunk_size(&mut self, bytes: usize) -> &mut BatchBuilder {
         self.config.chunk_size = Some(bytes.clamp(1, MAX_LINE_BYTES));
         self
@@ -564,7 +570,7 @@ impl Batch {
 
     /// [`Batch::run_file`] with workers of one's own: `new_worker` makes
     /// one [`ChunkWorker`] per thread.
-    pub fn run_file_with<W, F, S>(
+    pub(crate) fn run_file_with<W, F, S>(
         &self,
         file: &File,
         new_worker: F,
@@ -582,7 +588,7 @@ impl Batch {
     }
 
     /// [`Batch::run_reader`] with workers of one's own.
-    pub fn run_reader_with<Rd, W, F, S>(
+    pub(crate) fn run_reader_with<Rd, W, F, S>(
         &self,
         rdr: Rd,
         new_worker: F,
@@ -605,7 +611,7 @@ impl Batch {
     }
 
     /// [`Batch::run_slice`] with workers of one's own.
-    pub fn run_slice_with<W, F, S>(
+    pub(crate) fn run_slice_with<W, F, S>(
         &self,
         haystack: &[u8],
         new_worker: F,
@@ -886,10 +892,8 @@ fn emit<R: Render>(
     }
     stats.lines += 1;
     if line.plain {
-        match line.block {
-            Some(block) => render.plain_line_in(line.text, block, verdicts),
-            None => render.plain_line(line.text, verdicts),
-        }
+        let plain = PlainLine { text: line.text, short: line.block };
+        render.plain_line(plain, verdicts)
     } else {
         render.line(line.text, verdicts)
     }

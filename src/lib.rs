@@ -9,6 +9,30 @@
 //! carry the rules' priorities, so that a single pass over a URL's path yields
 //! its [`Verdict`].
 //!
+//! # Glossary
+//!
+//! The documentation uses each of these words in one sense (the same as
+//! docs/DESIGN.md):
+//!
+//! * **agent**: the product token a crawler is judged as (`GPTBot`; see
+//!   [`product_token`]).
+//! * **group**: the lines of a robots.txt under one or more `User-agent`
+//!   lines; selecting the groups for an agent is the first step of every
+//!   verdict ([`GroupMatch`] says which apply).
+//! * **rule**: one `Allow` or `Disallow` line of a selected group, with its
+//!   pattern (`/b/*_pgn=`); a [`Rule`].
+//! * **dialect**: one of four ways of reading a robots.txt: which groups
+//!   apply, how patterns and paths are normalised, and which rule wins; a
+//!   [`Dialect`].
+//! * **path**: what rules are matched against: the part of a URL after its
+//!   authority, up to the fragment, normalised for the dialect
+//!   ([`Dialect::path`]).
+//! * **verdict**: allowed or disallowed (or, in crawl-log mode, unknown),
+//!   with the rule or reason that decided it; a [`Verdict`], in crawl-log
+//!   mode a [`crawl::CrawlVerdict`].
+//! * **origin**: scheme, host and port; in crawl-log mode, what a
+//!   robots.txt is fetched for; a [`crawl::Origin`].
+//!
 //! # Example
 //!
 //! ```
@@ -51,13 +75,18 @@
 //!
 //! # Crate features
 //!
-//! None yet: the library always includes the dense and lazy DFAs.
+//! * `sample` (off by default): the `sample` module, URLs generated from a
+//!   robots.txt's own patterns, which the crate's tests, benchmarks,
+//!   examples and fuzz targets use. It is not part of the library's API.
+//!
+//! The library always includes the dense and lazy DFAs.
 
 #![deny(missing_docs)]
 #![deny(rustdoc::broken_intra_doc_links)]
 
 mod agents;
 mod batch;
+mod block;
 pub mod crawl;
 mod dialect;
 mod engine;
@@ -69,15 +98,15 @@ mod output;
 mod path;
 mod robots;
 mod rules;
+#[cfg(feature = "sample")]
 pub mod sample;
 pub mod sniff;
 mod swar;
 
 pub use crate::agents::{KnownAgent, AI_CRAWLERS};
 pub use crate::batch::{
-    for_each_line, Batch, BatchBuilder, ChunkWorker, MmapChoice, Render, Sink,
-    Stats, DEFAULT_CHUNK_SIZE, MAX_IN_FLIGHT_BYTES, MAX_LINE_BYTES,
-    MAX_THREADS,
+    Batch, BatchBuilder, MmapChoice, PlainLine, Render, Sink, Stats,
+    MAX_LINE_BYTES, MAX_THREADS,
 };
 pub use crate::dialect::normalize_pattern;
 pub use crate::dialect::Dialect;

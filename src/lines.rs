@@ -20,9 +20,10 @@ a window (a few KiB) are handled by the same scans [`for_each_line`] and
 answers those give. See docs/DESIGN.md, "Byte-class bitmaps for reading
 lines".
 
-[`for_each_line`]: crate::for_each_line
+[`for_each_line`]: crate::batch::for_each_line
 */
 
+use crate::block::{ShortLine, BLOCK};
 use crate::path::{
     path_start_general, scan_path, ShortPath, UrlPath, SPECIAL_PERCENT,
     SPECIAL_RFC9309,
@@ -46,9 +47,9 @@ const PCT: usize = 4;
 const RFC: usize = 5;
 const CLASSES: usize = 6;
 
-/// Bytes classified at once: 64 words of 64 bytes.
+/// Bytes classified at once: 64 words of a block each.
 const WINDOW_WORDS: usize = 64;
-const WINDOW_BYTES: usize = WINDOW_WORDS * 64;
+const WINDOW_BYTES: usize = WINDOW_WORDS * BLOCK;
 
 /// One bitmap per class over a window, and a word of zeros after it.
 type Masks = [Mask; CLASSES];
@@ -62,21 +63,18 @@ pub(crate) struct UrlLine<'c> {
     pub(crate) path: UrlPath<'c>,
     /// The special bytes of the path, as [`scan_path`] flags them.
     pub(crate) flags: u8,
-    /// Where they are, when the line is shorter than 64 bytes and the
-    /// chunk has 64 from its start.
+    /// Where they are, when the line has a block (see `block`).
     pub(crate) short: Option<ShortPath<'c>>,
     /// Whether the line holds only bytes from 0x20 to 0x7E other than
     /// `,`, `"` and `\`, which no output format escapes or quotes.
     pub(crate) plain: bool,
-    /// When the line is shorter than 64 bytes and the chunk has 64 from
-    /// its start, those 64 bytes (see [`Render::plain_line_in`]).
-    ///
-    /// [`Render::plain_line_in`]: crate::Render::plain_line_in
-    pub(crate) block: Option<&'c [u8; 64]>,
+    /// The line in its block, when it is shorter than a block and the
+    /// chunk holds one from its start.
+    pub(crate) block: Option<ShortLine<'c>>,
 }
 
 /// The lines of a chunk, in order: the same lines as
-/// [`for_each_line`](crate::for_each_line) gives.
+/// [`for_each_line`](crate::batch::for_each_line) gives.
 pub(crate) struct UrlLines<'c> {
     chunk: &'c [u8],
     /// Where the next line starts.
@@ -145,10 +143,7 @@ impl<'c> UrlLines<'c> {
         let text = &self.chunk[start..end];
         let to = end - start;
         let plain = !bits.any(ESC, 0, to);
-        let block = match self.chunk.get(start..start + 64) {
-            Some(block) if to < 64 => block.try_into().ok(),
-            _ => None,
-        };
+        let block = ShortLine::new(self.chunk, start, to);
         let host = if text.starts_with(b"//") { 2 } else { 0 };
         let hay = &text[host..];
         let path_start = if hay.starts_with(b"https://") {
@@ -173,9 +168,11 @@ impl<'c> UrlLines<'c> {
             flags |= SPECIAL_RFC9309;
         }
         let short = match (block, bits.specials(path_start, path_end)) {
-            (Some(block), Some(specials)) => {
-                Some(ShortPath { block, at: path_start, specials })
-            }
+            (Some(line), Some(specials)) => Some(ShortPath {
+                block: line.block(),
+                at: path_start,
+                specials,
+            }),
             _ => None,
         };
         let rest = &text[path_start..path_end];
@@ -207,7 +204,7 @@ trait LineBits {
     fn any(&self, class: usize, from: usize, to: usize) -> bool;
     /// Whether the byte at `at` is of class `class`.
     fn is(&self, class: usize, at: usize) -> bool;
-    /// When known, the bytes in `from..to` (at most 64) that RFC 9309
+    /// When known, the bytes in `from..to` (at most a block) that RFC 9309
     /// normalisation may rewrite, as bits from `from`.
     fn specials(&self, from: usize, to: usize) -> Option<u64>;
 }
@@ -254,14 +251,14 @@ struct Short {
 
 impl Short {
     /// The bits of positions `from..to` of the line, which is shorter
-    /// than 64 bytes (so `to` is below 64).
+    /// than a block (so `to` is below [`BLOCK`]).
     ///
     /// As `to` is below 64, each end is one shift, with no compare and
     /// select for an end of 64.
     #[inline]
     fn span(from: usize, to: usize) -> u64 {
-        debug_assert!(from <= to && to < 64);
-        let below = |n: usize| (1u64 << (n % 64)) - 1;
+        debug_assert!(from <= to && to < BLOCK);
+        let below = |n: usize| (1u64 << (n % BLOCK)) - 1;
         below(to) & !below(from)
     }
 }
@@ -316,7 +313,7 @@ impl<'c> Iterator for UrlLines<'c> {
             }
         }
         let mut found = self.end_in_window(start);
-        let floor = start & !63;
+        let floor = start & !(BLOCK - 1);
         if found.is_none() && (self.base != floor || self.len == 0) {
             self.fill(floor);
             found = self.end_in_window(start);
@@ -366,9 +363,9 @@ fn bits_from(mask: &Mask, at: usize) -> u64 {
     debug_assert!(at < WINDOW_BYTES);
     // The wrap (a no-op on a position in the window) lets the compiler drop
     // both bounds checks.
-    let w = at % WINDOW_BYTES / 64;
-    let pair = u128::from(mask[w]) | u128::from(mask[w + 1]) << 64;
-    (pair >> (at % 64)) as u64
+    let w = at % WINDOW_BYTES / BLOCK;
+    let pair = u128::from(mask[w]) | u128::from(mask[w + 1]) << BLOCK;
+    (pair >> (at % BLOCK)) as u64
 }
 
 /// The first set bit of `mask` in `from..to`.
@@ -380,7 +377,7 @@ fn first(mask: &Mask, mut from: usize, to: usize) -> Option<usize> {
             let i = from + bits.trailing_zeros() as usize;
             return (i < to).then_some(i);
         }
-        from += 64;
+        from += BLOCK;
     }
     None
 }
@@ -391,13 +388,13 @@ fn any(mask: &Mask, mut from: usize, to: usize) -> bool {
     while from < to {
         let bits = bits_from(mask, from);
         let n = to - from;
-        if n <= 64 {
-            return bits & (u64::MAX >> (64 - n)) != 0;
+        if n <= BLOCK {
+            return bits & (u64::MAX >> (BLOCK - n)) != 0;
         }
         if bits != 0 {
             return true;
         }
-        from += 64;
+        from += BLOCK;
     }
     false
 }
@@ -411,8 +408,10 @@ fn any(mask: &Mask, mut from: usize, to: usize) -> bool {
 /// classification finds it in the cache rather than waiting on its loads.
 #[inline]
 fn prefetch(bytes: &[u8]) {
+    /// The bytes one prefetch brings in.
+    const CACHE_LINE: usize = 64;
     #[cfg(target_arch = "x86_64")]
-    for line in bytes.chunks(64) {
+    for line in bytes.chunks(CACHE_LINE) {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
         // SAFETY: a prefetch only hints the cache; it reads nothing and
         // never faults, and the pointer is into `bytes` anyway.
@@ -443,29 +442,29 @@ fn classify_window(bytes: &[u8], masks: &mut Masks) {
     }
 }
 
-/// [`classify_window`] with `classify` for each 64 bytes.
+/// [`classify_window`] with `classify` for each block.
 #[inline(always)]
 fn window_with(
     bytes: &[u8],
     masks: &mut Masks,
-    classify: impl Fn(&[u8; 64]) -> [u64; CLASSES],
+    classify: impl Fn(&[u8; BLOCK]) -> [u64; CLASSES],
 ) {
     let mut set = |w: usize, words: [u64; CLASSES]| {
         for (mask, word) in masks.iter_mut().zip(words) {
             mask[w] = word;
         }
     };
-    let mut blocks = bytes.chunks_exact(64);
+    let mut blocks = bytes.chunks_exact(BLOCK);
     let mut w = 0;
     for block in &mut blocks {
-        set(w, classify(block.try_into().expect("64 bytes")));
+        set(w, classify(block.try_into().expect("a block")));
         w += 1;
     }
     let rest = blocks.remainder();
     if !rest.is_empty() {
         // N.B. The zeros after the chunk's end are classified too, but no
         // question is ever asked past a line's end.
-        let mut block = [0u8; 64];
+        let mut block = [0u8; BLOCK];
         block[..rest.len()].copy_from_slice(rest);
         set(w, classify(&block));
         w += 1;
@@ -498,10 +497,10 @@ static CLASS_BITS: [u8; 256] = {
     t
 };
 
-/// The class bitmaps of 64 bytes, a byte at a time: the definition of the
+/// The class bitmaps of a block, a byte at a time: the definition of the
 /// classes, and the way on targets other than x86-64.
 #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
-fn classify_bytes(block: &[u8; 64]) -> [u64; CLASSES] {
+fn classify_bytes(block: &[u8; BLOCK]) -> [u64; CLASSES] {
     let mut masks = [0u64; CLASSES];
     for (i, &b) in block.iter().enumerate() {
         let bits = CLASS_BITS[usize::from(b)];
@@ -523,7 +522,7 @@ mod x86 {
 
     use super::{window_with, Masks, AUTH, CLASSES, ESC, HASH, NL, PCT, RFC};
 
-    /// The class bitmaps of a 64-byte block, a vector of `$width` bytes
+    /// The class bitmaps of a block, a vector of `$width` bytes
     /// at a time: the classes of [`super::CLASS_BITS`], written once for
     /// both vector widths.
     macro_rules! classify_block {
@@ -641,13 +640,12 @@ mod tests {
                 String::from_utf8_lossy(chunk)
             );
             if let Some(block) = g.block {
-                assert!(g.text.len() < 64, "line {i}: {:?}", g.text);
-                assert_eq!(block.as_ptr(), g.text.as_ptr(), "line {i}");
+                assert_eq!(block.text(), g.text, "line {i}");
+                assert_eq!(block.block().as_ptr(), g.text.as_ptr());
             }
             if let Some(short) = g.short {
                 let rest = g.path.rest;
-                assert!(rest.len() < 64);
-                assert_eq!(Some(short.block), g.block, "line {i}");
+                assert_eq!(Some(short.block), g.block.map(|b| b.block()));
                 assert_eq!(&short.block[short.at..][..rest.len()], rest);
                 let specials = short.specials;
                 let want = rest.iter().enumerate().fold(0u64, |m, (i, &b)| {
@@ -694,7 +692,7 @@ mod tests {
             let bytes = &bytes[..len];
             let mut want = Box::new([[u64::MAX; WINDOW_WORDS + 1]; CLASSES]);
             window_with(bytes, &mut want, classify_bytes);
-            let words = len.div_ceil(64);
+            let words = len.div_ceil(BLOCK);
             for mask in want.iter() {
                 assert_eq!(mask[words], 0);
             }
@@ -789,7 +787,7 @@ mod tests {
             }
             check(&chunk);
             // Every start offset, against the same scans.
-            for cut in [1, 7, 63, 64, 65] {
+            for cut in [1, 7, BLOCK - 1, BLOCK, BLOCK + 1] {
                 if chunk.len() > cut {
                     check(&chunk[cut..]);
                     check(&chunk[..chunk.len() - cut]);

@@ -2,6 +2,8 @@
 //! normalisers of patterns and paths (contract section 3); which one each
 //! dialect applies is chosen in `dialect.rs`.
 
+use crate::block::BLOCK;
+
 /// The path, params and query of a URL line, as a slice of it: the part
 /// from the first `/`, `?` or `;` after the authority to the first `#`.
 ///
@@ -157,13 +159,13 @@ pub(crate) static RFC9309_SPECIAL: [bool; 256] = {
     t
 };
 
-/// A path shorter than 64 bytes, in the 64 bytes from its line's start,
-/// with where its special bytes are: what the line reader knows of most
-/// URLs (see [`UrlLine`](crate::lines::UrlLine)).
+/// The path of a [`ShortLine`](crate::block::ShortLine), with where its special bytes are: what
+/// the line reader knows of most URLs (see
+/// [`UrlLine`](crate::lines::UrlLine)).
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 pub(crate) struct ShortPath<'a> {
-    /// The 64 bytes from the line's start.
-    pub(crate) block: &'a [u8; 64],
+    /// The line's block.
+    pub(crate) block: &'a [u8; BLOCK],
     /// Where the path starts in `block`.
     pub(crate) at: usize,
     /// Bit `i` is set when byte `at + i` is one that RFC 9309
@@ -199,16 +201,17 @@ pub(crate) fn normalize_rfc9309_path(bytes: &[u8], out: &mut Vec<u8>) {
     out.truncate(start + j);
 }
 
-/// Bytes of `buf` that [`normalize_rfc9309_short`] writes in: a '/',
-/// 63 bytes each escaped, and 64 more for the last copy's overrun.
-const SHORT_ROOM: usize = 256;
+/// Bytes of `buf` that [`normalize_rfc9309_short`] writes in: a '/', the
+/// bytes of a path shorter than a block each escaped, and a block more
+/// for the last copy's overrun.
+const SHORT_ROOM: usize = 4 * BLOCK;
 
 /// [`normalize_rfc9309_path`] of a short path (`path`, which is the bytes
 /// `short` points at), with a `/` in front when `slash`: written in the
 /// first bytes of `buf`, whose length may be set to [`SHORT_ROOM`] and is
 /// otherwise left as it is.
 ///
-/// The path's bytes are copied 64 at a time, from a copy of the line's
+/// The path's bytes are copied a block at a time, from a copy of the line's
 /// block with room after it: once at first, and again after each special
 /// byte, from where the byte's form ends. A copy runs past the path, and
 /// the next one, or the returned length, puts the end right.
@@ -225,9 +228,9 @@ pub(crate) fn normalize_rfc9309_short<'b>(
     buf: &'b mut Vec<u8>,
 ) -> &'b [u8] {
     let end = short.at + path.len();
-    debug_assert!(end < 64 && short.block[short.at..end] == *path);
-    let mut src = [0u8; 128];
-    src[..64].copy_from_slice(short.block);
+    debug_assert!(end < BLOCK && short.block[short.at..end] == *path);
+    let mut src = [0u8; 2 * BLOCK];
+    src[..BLOCK].copy_from_slice(short.block);
     // What follows the path in the line (a fragment, the next line) must
     // not complete an escape at its end.
     src[end] = 0;
@@ -238,7 +241,7 @@ pub(crate) fn normalize_rfc9309_short<'b>(
     let dst = &mut buf[..SHORT_ROOM];
     dst[0] = b'/';
     let (mut i, mut j) = (short.at, usize::from(slash));
-    dst[j..j + 64].copy_from_slice(&src[i..i + 64]);
+    dst[j..j + BLOCK].copy_from_slice(&src[i..i + BLOCK]);
     let mut specials = short.specials;
     while specials != 0 {
         let at = short.at + specials.trailing_zeros() as usize;
@@ -247,7 +250,7 @@ pub(crate) fn normalize_rfc9309_short<'b>(
         let (read, written) = normalize_special(&src, at, &mut dst[j..]);
         i = at + read;
         j += written;
-        dst[j..j + 64].copy_from_slice(&src[i..i + 64]);
+        dst[j..j + BLOCK].copy_from_slice(&src[i..i + BLOCK]);
         // Bits below `i`: the escape's digits, and the ones just done.
         specials &= u64::MAX << (i - short.at);
     }
@@ -539,8 +542,8 @@ mod tests {
             rng ^= rng << 17;
             let mut r = rng;
             // Mostly short paths, where every mix is likely; some up to
-            // the 63 bytes the short pass takes.
-            let n = if len % 4 == 0 { len % 64 } else { len % 12 };
+            // the longest the short pass takes.
+            let n = if len % 4 == 0 { len % BLOCK } else { len % 12 };
             let path: Vec<u8> = (0..n)
                 .map(|_| {
                     r = r.rotate_right(5) ^ 0x9E37_79B9_7F4A_7C15;
@@ -553,8 +556,8 @@ mod tests {
             assert_eq!(fast, general, "{:?}", String::from_utf8_lossy(&path));
             // The short pass, with the path somewhere in a line's block
             // among bytes that could complete an escape at its end.
-            let at = (r % (64 - n as u64)) as usize;
-            let mut block = [b'4'; 64];
+            let at = (r % (BLOCK - n) as u64) as usize;
+            let mut block = [b'4'; BLOCK];
             block[at..at + n].copy_from_slice(&path);
             let specials = path.iter().enumerate().fold(0, |m, (i, &b)| {
                 m | u64::from(RFC9309_SPECIAL[usize::from(b)]) << i

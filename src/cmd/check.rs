@@ -13,10 +13,11 @@ use indicatif::{
     HumanBytes, HumanDuration, ProgressBar, ProgressDrawTarget, ProgressState,
     ProgressStyle,
 };
+use robots_batch::crawl::CrawlWorker;
 use robots_batch::sniff::{self, SNIFF_BYTES};
 use robots_batch::{
-    Batch, ChunkWorker, Counts, CsvRender, EmitRender, Matcher, Render, Sink,
-    Stats, TallyRender, MAX_LINE_BYTES,
+    Batch, Counts, CsvRender, EmitRender, Matcher, Render, Sink, Stats,
+    TallyRender, MAX_LINE_BYTES,
 };
 
 use crate::cli::{
@@ -297,23 +298,22 @@ impl<'a> Source<'a> {
         }
     }
 
-    /// Runs every URL through workers made by `new_worker`.
-    pub(crate) fn run_with<W, F, S>(
+    /// Runs every URL through crawl-log workers made by `new_worker`.
+    pub(crate) fn run_crawl<'j, F, S>(
         self,
         new_worker: F,
         sink: S,
     ) -> io::Result<Stats>
     where
-        W: ChunkWorker,
-        F: Fn() -> W + Sync,
+        F: Fn() -> CrawlWorker<'j> + Sync,
         S: Sink,
     {
         match self.urls {
             Urls::File(file) => {
-                self.batch.run_file_with(file, new_worker, sink)
+                self.batch.run_crawl_file(file, new_worker, sink)
             }
             Urls::Stream(rdr) => {
-                self.batch.run_reader_with(rdr, new_worker, sink)
+                self.batch.run_crawl_reader(rdr, new_worker, sink)
             }
         }
     }

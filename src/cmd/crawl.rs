@@ -158,7 +158,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
             worker
         }
     };
-    let result = source.run_with(new_worker, sink);
+    let result = source.run_crawl(new_worker, sink);
     // The process ends next, so the judge is not freed: freeing the fetches
     // and matchers of every host one by one is a visible part of a run over
     // many hosts.

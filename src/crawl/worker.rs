@@ -1,13 +1,14 @@
 //! Crawl-log mode in the batch pipeline: a [`ChunkWorker`] that judges a
 //! chunk's lines grouped by origin and renders them in input order.
 
-use std::io;
+use std::fs::File;
+use std::io::{self, Read};
 
 use super::judge::{
     CrawlJudge, CrawlReason, CrawlScratch, CrawlVerdict, Located,
 };
 use super::origin::same_authority;
-use crate::batch::{for_each_line, ChunkWorker, Stats};
+use crate::batch::{for_each_line, Batch, ChunkWorker, Sink, Stats};
 use crate::matcher::Reason;
 use crate::output::{
     push_field, push_json_string, separator, slot, Counts, Format,
@@ -19,7 +20,7 @@ use crate::output::{
 const SORT_BELOW_RUN: usize = 4;
 
 /// Judges and renders the lines of crawl-log chunks, one worker per
-/// thread (see [`Batch::run_file_with`](crate::Batch::run_file_with)).
+/// thread (see [`Batch::run_crawl_file`]).
 ///
 /// Rows: `url,verdict,reason` with one agent, `url,agent,verdict,reason`
 /// (one row per URL and agent) with several; `verdict` is `allowed`,
@@ -306,5 +307,55 @@ impl ChunkWorker for CrawlWorker<'_> {
             }
         }
         Ok(stats)
+    }
+}
+
+/// Crawl-log mode in the batch pipeline: the `run_*` methods with one
+/// [`CrawlWorker`] per thread in place of matchers and a renderer.
+impl Batch {
+    /// Runs every line of `file` in crawl-log mode, as
+    /// [`Batch::run_file`] does with matchers: `new_worker` makes one
+    /// [`CrawlWorker`] per thread, and `sink` receives the rows in input
+    /// order.
+    pub fn run_crawl_file<'j, F, S>(
+        &self,
+        file: &File,
+        new_worker: F,
+        sink: S,
+    ) -> io::Result<Stats>
+    where
+        F: Fn() -> CrawlWorker<'j> + Sync,
+        S: Sink,
+    {
+        self.run_file_with(file, new_worker, sink)
+    }
+
+    /// [`Batch::run_crawl_file`] on the lines read from `rdr`.
+    pub fn run_crawl_reader<'j, Rd, F, S>(
+        &self,
+        rdr: Rd,
+        new_worker: F,
+        sink: S,
+    ) -> io::Result<Stats>
+    where
+        Rd: Read,
+        F: Fn() -> CrawlWorker<'j> + Sync,
+        S: Sink,
+    {
+        self.run_reader_with(rdr, new_worker, sink)
+    }
+
+    /// [`Batch::run_crawl_file`] on the lines of `haystack`.
+    pub fn run_crawl_slice<'j, F, S>(
+        &self,
+        haystack: &[u8],
+        new_worker: F,
+        sink: S,
+    ) -> io::Result<Stats>
+    where
+        F: Fn() -> CrawlWorker<'j> + Sync,
+        S: Sink,
+    {
+        self.run_slice_with(haystack, new_worker, sink)
     }
 }
