@@ -818,6 +818,21 @@ fn scanning_first_then_compiling_gives_the_same_verdicts() {
 }
 
 #[test]
+fn compile_after_n_scans_exactly_n_urls_of_an_origin() {
+    let urls = wild_urls();
+    let want = judge_all(&wild_judge(0), &urls);
+    // `--compile-after N`: an origin with N URLs is never compiled; its
+    // URL N + 1 is judged by the compiled matchers.
+    for n in [1, 2, 10, 100] {
+        let judge = wild_judge(n);
+        assert_eq!(judge_all(&judge, &urls[..n]), want[..n], "{n}");
+        assert_eq!(judge.matchers(0)[0].strategy(), "scan", "{n} URLs");
+        assert_eq!(judge_all(&judge, &urls[n..=n]), want[n..=n], "{n}");
+        assert_eq!(judge.matchers(0)[0].strategy(), "trie", "{n} + 1 URLs");
+    }
+}
+
+#[test]
 fn scanning_first_across_threads_compiles_once_for_all() {
     let urls = wild_urls();
     let want = judge_all(&wild_judge(0), &urls);

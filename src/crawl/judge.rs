@@ -420,6 +420,7 @@ impl CrawlJudge {
         if scratch.current.as_ref().map(|c| c.index) != Some(compiled) {
             scratch.set_current(compiled, self.entry(compiled));
         }
+        self.compile_when_due(compiled, scratch);
         let Some(ref mut current) = scratch.current else {
             unreachable!("the current matchers were just set")
         };
@@ -432,9 +433,17 @@ impl CrawlJudge {
                 fetch: Some(fetch),
             });
         }
+    }
+
+    /// Counts one more URL of the current origin while its rules are only
+    /// scanned, and compiles them (or picks up another thread's
+    /// compilation) once the origin has more than `compile_after` URLs, so
+    /// that the URL being judged is the first to use them.
+    fn compile_when_due(&self, compiled: usize, scratch: &mut CrawlScratch) {
+        let Some(ref current) = scratch.current else { return };
         let Some(ref scanned) = current.entry.scanned else { return };
         let n = scanned.urls.fetch_add(1, Ordering::Relaxed) + 1;
-        if n < self.compile_after {
+        if n <= self.compile_after {
             return;
         }
         // One thread compiles (of all the judges that share the count,
