@@ -63,9 +63,9 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 
-use crate::block::ShortLine;
+use crate::url::block::ShortLine;
 use crate::dialect::Dialect;
-use crate::lines::{UrlLine, UrlLines};
+use crate::url::lines::{UrlLine, UrlLines};
 use crate::matcher::{Matcher, Scratch, Verdict};
 
 /// The default chunk size: 1 MiB, unless that would put more than

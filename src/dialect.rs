@@ -4,7 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::{Error, ErrorKind};
-use crate::path::{
+use crate::url::path::{
     decode_draft1996, escape_google, normalize_rfc9309,
     normalize_rfc9309_path, normalize_rfc9309_short, scan_path, Role,
     ShortPath, UrlPath, SPECIAL_PERCENT, SPECIAL_RFC9309,
@@ -82,7 +82,7 @@ impl Dialect {
     }
 
     /// [`Dialect::path`] from the path of a URL line as [`scan_path`] (or
-    /// [`UrlLines`](crate::lines::UrlLines)) finds it: which kinds of
+    /// [`UrlLines`](crate::url::lines::UrlLines)) finds it: which kinds of
     /// special bytes the path holds (`flags`) and, for a short one, where
     /// they are (see [`ShortPath`]).
     #[inline]

@@ -86,22 +86,20 @@
 
 mod agents;
 mod batch;
-mod block;
 pub mod crawl;
 mod dialect;
 mod engine;
 mod error;
-mod lines;
 mod lint;
 mod matcher;
 mod output;
-mod path;
 mod robots;
 mod rules;
 #[cfg(feature = "sample")]
 pub mod sample;
 pub mod sniff;
 mod swar;
+mod url;
 
 pub use crate::agents::{KnownAgent, AI_CRAWLERS};
 pub use crate::batch::{
@@ -118,7 +116,6 @@ pub use crate::output::{
     CountRender, Counts, CsvRender, EmitRender, Format, Layout, Table,
     TableBuilder, TableRender, TallyRender,
 };
-pub use crate::path::{extract_path, UrlPath};
 pub use crate::robots::{
     Line, LineKind, Robots, Warning, WarningKind, DEFAULT_MAX_ROBOTS_BYTES,
     MAX_LINE_LEN,
@@ -127,6 +124,7 @@ pub use crate::rules::{
     agent_warning, is_valid_product_token, product_token, GroupMatch, Rule,
     RuleSet,
 };
+pub use crate::url::path::{extract_path, UrlPath};
 
 // The README's Rust examples compile and run as doctests.
 #[cfg(doctest)]

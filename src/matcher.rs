@@ -4,9 +4,9 @@ use crate::dialect::Dialect;
 use crate::engine::{
     Engine, EngineCache, EngineKind, Limits, Pattern, Syntax,
 };
-use crate::lines::UrlLine;
 use crate::robots::Robots;
 use crate::rules::{GroupMatch, Rule, RuleSet};
+use crate::url::lines::UrlLine;
 use std::borrow::Cow;
 
 /// Why a URL got its verdict.
@@ -332,7 +332,7 @@ impl Matcher {
     }
 
     /// The verdict for a line whose path
-    /// [`UrlLines`](crate::lines::UrlLines) found.
+    /// [`UrlLines`](crate::url::lines::UrlLines) found.
     #[inline]
     pub(crate) fn verdict_scanned(
         &self,

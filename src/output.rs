@@ -22,9 +22,9 @@ use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::batch::{PlainLine, Render};
-use crate::block::{ShortLine, BLOCK};
 use crate::matcher::{Matcher, Reason, Verdict};
 use crate::rules::GroupMatch;
+use crate::url::block::{ShortLine, BLOCK};
 
 /// Renders lines and verdicts as CSV records (`url,verdict`).
 ///

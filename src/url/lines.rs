@@ -23,8 +23,8 @@ lines".
 [`for_each_line`]: crate::batch::for_each_line
 */
 
-use crate::block::{ShortLine, BLOCK};
-use crate::path::{
+use crate::url::block::{ShortLine, BLOCK};
+use crate::url::path::{
     path_start_general, scan_path, ShortPath, UrlPath, SPECIAL_PERCENT,
     SPECIAL_RFC9309,
 };
@@ -649,7 +649,8 @@ mod tests {
                 assert_eq!(&short.block[short.at..][..rest.len()], rest);
                 let specials = short.specials;
                 let want = rest.iter().enumerate().fold(0u64, |m, (i, &b)| {
-                    let special = crate::path::RFC9309_SPECIAL[usize::from(b)];
+                    let special =
+                        crate::url::path::RFC9309_SPECIAL[usize::from(b)];
                     m | u64::from(special) << i
                 });
                 assert_eq!(specials, want, "line {i}: {:?}", g.text);

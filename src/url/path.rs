@@ -2,7 +2,7 @@
 //! normalisers of patterns and paths (contract section 3); which one each
 //! dialect applies is chosen in `dialect.rs`.
 
-use crate::block::BLOCK;
+use crate::url::block::BLOCK;
 
 /// The path, params and query of a URL line, as a slice of it: the part
 /// from the first `/`, `?` or `;` after the authority to the first `#`.
@@ -159,9 +159,9 @@ pub(crate) static RFC9309_SPECIAL: [bool; 256] = {
     t
 };
 
-/// The path of a [`ShortLine`](crate::block::ShortLine), with where its special bytes are: what
+/// The path of a [`ShortLine`](crate::url::block::ShortLine), with where its special bytes are: what
 /// the line reader knows of most URLs (see
-/// [`UrlLine`](crate::lines::UrlLine)).
+/// [`UrlLine`](crate::url::lines::UrlLine)).
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 pub(crate) struct ShortPath<'a> {
     /// The line's block.
