@@ -13,7 +13,7 @@ use robots_batch::crawl::{
 };
 use robots_batch::{BatchBuilder, Counts, Format, MatcherBuilder, Stats};
 
-use super::check::{
+use super::default::{
     open_source, print_stats, run_error, warn_cut_lines, Progress,
 };
 use crate::cli::{open_output, AssumeArg, CrawlArgs, MissingArg};
