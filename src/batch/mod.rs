@@ -4,7 +4,7 @@ Batches of URL lines: chunks, threads and order.
 A [`Batch`] cuts its input into chunks at line boundaries, gives the chunks
 to a dedicated pool of worker threads, and hands what the workers rendered
 back to a caller-supplied [`Sink`] one chunk at a time, **in input order**.
-Each worker owns its [`Scratch`] (one per matcher) and its [`Render`]er for
+Each worker owns its [`Scratch`](crate::Scratch) (one per matcher) and its [`Render`]er for
 the whole run, so that no verdict and no line allocates.
 
 The library never decides the output format: a [`Render`] turns each line
@@ -58,15 +58,17 @@ assert_eq!((stats.lines(), stats.allowed(), stats.disallowed()), (2, 1, 1));
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, Read};
-use std::ops::Deref;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 
+mod chunks;
+mod worker;
+
+use self::chunks::{Chunk, Chunks, ReadChunks, SliceChunks};
+use self::worker::Worker;
+use crate::matcher::{Matcher, Verdict};
 use crate::url::block::ShortLine;
-use crate::dialect::Dialect;
-use crate::url::lines::{UrlLine, UrlLines};
-use crate::matcher::{Matcher, Scratch, Verdict};
 
 /// The default chunk size: 1 MiB, unless that would put more than
 /// [`MAX_IN_FLIGHT_BYTES`] of input in flight (see
@@ -600,13 +602,7 @@ impl Batch {
         F: Fn() -> W + Sync,
         S: Sink,
     {
-        let chunks = ReadChunks {
-            rdr,
-            chunk_size: self.chunk_size,
-            carry: vec![],
-            eof: false,
-            cut: Stats::default(),
-        };
+        let chunks = ReadChunks::new(rdr, self.chunk_size);
         self.run_chunks(chunks, new_worker, sink)
     }
 
@@ -622,12 +618,7 @@ impl Batch {
         F: Fn() -> W + Sync,
         S: Sink,
     {
-        let chunks = SliceChunks {
-            haystack,
-            pos: 0,
-            chunk_size: self.chunk_size,
-            cut: Stats::default(),
-        };
+        let chunks = SliceChunks::new(haystack, self.chunk_size);
         self.run_chunks(chunks, new_worker, sink)
     }
 
@@ -755,23 +746,6 @@ impl Batch {
     }
 }
 
-/// For each matcher, the index of the first matcher that gives the same
-/// verdicts (its own index when none before it does).
-///
-/// An audit of many agents mostly selects the same group again and again
-/// (every agent not named by the robots.txt gets the `*` groups), so the
-/// matchers of most agents hold the same rules: matching once per distinct
-/// rule set makes many agents cost about as much as the few groups they
-/// select.
-fn aliases(matchers: &[Matcher]) -> Vec<usize> {
-    let mut alias = Vec::with_capacity(matchers.len());
-    for (i, m) in matchers.iter().enumerate() {
-        let same = matchers[..i].iter().position(|o| m.has_same_rules(o));
-        alias.push(same.unwrap_or(i));
-    }
-    alias
-}
-
 /// A finished chunk, on its way back to the writing thread.
 struct Done<'a> {
     index: u64,
@@ -780,342 +754,10 @@ struct Done<'a> {
     outcome: std::thread::Result<io::Result<Stats>>,
 }
 
-/// A worker thread's state, made once per thread and kept for the run:
-/// one verdict per matcher for every line.
-struct Worker<'m, R> {
-    matchers: &'m [Matcher],
-    scratches: Vec<Scratch>,
-    verdicts: Vec<Verdict>,
-    render: R,
-    /// The dialect of every matcher, when they all have the same: then
-    /// each line's path is normalised once, into `path`, for all of them.
-    shared: Option<Dialect>,
-    path: Vec<u8>,
-    /// For each matcher, the first matcher with the same rules (itself
-    /// when there is none before it): its verdict is copied.
-    alias: Vec<usize>,
-}
-
-impl<'m, R: Render> Worker<'m, R> {
-    fn new(matchers: &'m [Matcher], render: R) -> Worker<'m, R> {
-        let dialect = matchers.first().map(Matcher::dialect);
-        let shared =
-            dialect.filter(|&d| matchers.iter().all(|m| m.dialect() == d));
-        Worker {
-            matchers,
-            scratches: matchers.iter().map(Matcher::scratch).collect(),
-            verdicts: Vec::with_capacity(matchers.len()),
-            render,
-            shared,
-            path: Vec::with_capacity(256),
-            alias: aliases(matchers),
-        }
-    }
-}
-
-impl<R: Render> ChunkWorker for Worker<'_, R> {
-    fn run(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> io::Result<Stats> {
-        let Worker {
-            matchers,
-            ref mut scratches,
-            ref mut verdicts,
-            ref mut render,
-            shared,
-            ref mut path,
-            ref alias,
-        } = *self;
-        let mut stats = Stats::of_bytes(chunk.len());
-        // The lines' ends, paths and special bytes are found for a few KiB
-        // of the chunk at once (see `UrlLines`), rather than by a few short
-        // scans per line; see docs/DESIGN.md, "Byte-class bitmaps for
-        // reading lines".
-        if let ([m], [scratch]) = (matchers, &mut scratches[..]) {
-            // One agent, the common case, needs no list of verdicts to
-            // fill, nor aliases to look up.
-            for line in UrlLines::new(chunk) {
-                let verdict = m.verdict_scanned(&line, scratch);
-                emit(
-                    render,
-                    &mut stats,
-                    &line,
-                    std::slice::from_ref(&verdict),
-                )?;
-            }
-        } else {
-            for line in UrlLines::new(chunk) {
-                verdicts.clear();
-                // With one dialect, the path is normalised once per line
-                // rather than once per agent.
-                let shared_path = shared.map(|d| {
-                    d.path_of(line.path, line.flags, line.short, &mut *path)
-                });
-                let pairs = matchers.iter().zip(scratches.iter_mut());
-                for (i, (m, scratch)) in pairs.enumerate() {
-                    let verdict = if alias[i] != i {
-                        verdicts[alias[i]]
-                    } else {
-                        match shared_path {
-                            Some(p) => m.verdict_path(p, scratch),
-                            None => m.verdict_scanned(&line, scratch),
-                        }
-                    };
-                    verdicts.push(verdict);
-                }
-                emit(render, &mut stats, &line, verdicts)?;
-            }
-        }
-        out.clear();
-        render.finish(out)?;
-        Ok(stats)
-    }
-}
-
-/// Counts a line and its verdicts, and renders them.
-///
-/// Always inlined, so that the one-agent loop's list of one verdict is
-/// known to hold one: as a call, which `#[inline]` may leave it, the count
-/// loops over the list and the row's writing goes through the general
-/// checks.
-#[inline(always)]
-fn emit<R: Render>(
-    render: &mut R,
-    stats: &mut Stats,
-    line: &UrlLine<'_>,
-    verdicts: &[Verdict],
-) -> io::Result<()> {
-    for verdict in verdicts {
-        if verdict.is_allowed() {
-            stats.allowed += 1;
-        } else {
-            stats.disallowed += 1;
-        }
-    }
-    stats.lines += 1;
-    if line.plain {
-        let plain = PlainLine { text: line.text, short: line.block };
-        render.plain_line(plain, verdicts)
-    } else {
-        render.line(line.text, verdicts)
-    }
-}
-
-/// A chunk of whole lines: borrowed from a slice or a memory map, or read
-/// into a buffer of its own.
-enum Chunk<'a> {
-    Borrowed(&'a [u8]),
-    Owned(Vec<u8>),
-}
-
-impl Deref for Chunk<'_> {
-    type Target = [u8];
-
-    fn deref(&self) -> &[u8] {
-        match *self {
-            Chunk::Borrowed(bytes) => bytes,
-            Chunk::Owned(ref buf) => buf,
-        }
-    }
-}
-
-/// An input cut into chunks that end at line ends (or at the end of the
-/// input).
-trait Chunks<'a> {
-    /// The next chunk, or `None` at the end. `spare` is a spent buffer that
-    /// an implementation may reuse.
-    fn next_chunk(
-        &mut self,
-        spare: Option<Vec<u8>>,
-    ) -> io::Result<Option<Chunk<'a>>>;
-
-    /// The lines cut at [`MAX_LINE_BYTES`] so far, and the bytes read past
-    /// after their cuts.
-    fn cut(&self) -> Stats;
-}
-
-/// Puts the first [`MAX_LINE_BYTES`] of `line` into `buf` as a line of its
-/// own, after `before` (the chunk's whole lines before it); `ended` when
-/// the line had a line end (it may be the input's last line, without one).
-fn push_cut(buf: &mut Vec<u8>, before: &[u8], line: &[u8], ended: bool) {
-    buf.extend_from_slice(before);
-    buf.extend_from_slice(&line[..MAX_LINE_BYTES]);
-    if ended {
-        buf.push(b'\n');
-    }
-}
-
-impl Stats {
-    /// Counts a line cut at [`MAX_LINE_BYTES`] and the `skipped` bytes read
-    /// past after the cut.
-    fn count_cut(&mut self, skipped: usize) {
-        self.cut += 1;
-        self.bytes += skipped as u64;
-    }
-}
-
-/// Chunks of a slice: no copies.
-struct SliceChunks<'a> {
-    haystack: &'a [u8],
-    pos: usize,
-    chunk_size: usize,
-    cut: Stats,
-}
-
-impl<'a> Chunks<'a> for SliceChunks<'a> {
-    fn next_chunk(
-        &mut self,
-        spare: Option<Vec<u8>>,
-    ) -> io::Result<Option<Chunk<'a>>> {
-        let hay = self.haystack;
-        if self.pos >= hay.len() {
-            return Ok(None);
-        }
-        // The chunk ends just after the first `\n` at or after `want - 1`.
-        let want = self.pos.saturating_add(self.chunk_size).min(hay.len());
-        let (line_end, end) = match memchr::memchr(b'\n', &hay[want - 1..]) {
-            Some(i) => (want - 1 + i, want + i),
-            None => (hay.len(), hay.len()),
-        };
-        // Only the last line can be longer than a chunk, so than the limit.
-        let start = self.pos;
-        let last = match memchr::memrchr(b'\n', &hay[start..want - 1]) {
-            Some(i) => start + i + 1,
-            None => start,
-        };
-        self.pos = end;
-        if line_end - last <= MAX_LINE_BYTES {
-            return Ok(Some(Chunk::Borrowed(&hay[start..end])));
-        }
-        self.cut.count_cut(line_end - last - MAX_LINE_BYTES);
-        let mut buf = spare.unwrap_or_default();
-        buf.clear();
-        let ended = line_end < hay.len();
-        push_cut(&mut buf, &hay[start..last], &hay[last..line_end], ended);
-        Ok(Some(Chunk::Owned(buf)))
-    }
-
-    fn cut(&self) -> Stats {
-        self.cut
-    }
-}
-
-/// Chunks of a stream, read into buffers. The bytes after a chunk's last
-/// line end are carried over to the next chunk.
-struct ReadChunks<Rd> {
-    rdr: Rd,
-    chunk_size: usize,
-    carry: Vec<u8>,
-    eof: bool,
-    cut: Stats,
-}
-
-impl<Rd: Read> ReadChunks<Rd> {
-    /// One read into `buf`, growing it to at most `target` bytes. Sets
-    /// `eof` when the reader has no more.
-    fn fill(&mut self, buf: &mut Vec<u8>, target: usize) -> io::Result<()> {
-        let len = buf.len();
-        buf.resize(target, 0);
-        loop {
-            match self.rdr.read(&mut buf[len..]) {
-                Ok(n) => {
-                    buf.truncate(len + n);
-                    self.eof = n == 0;
-                    return Ok(());
-                }
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(err) => {
-                    buf.truncate(len);
-                    return Err(err);
-                }
-            }
-        }
-    }
-
-    /// Cuts the line that starts `buf` and runs past [`MAX_LINE_BYTES`]:
-    /// keeps its first `MAX_LINE_BYTES` bytes as a line, and reads past
-    /// the rest of it, keeping only what follows its end for the next
-    /// chunk.
-    fn cut_first_line(&mut self, buf: Vec<u8>) -> io::Result<Vec<u8>> {
-        let (mut skipped, mut ended) = (buf.len() - MAX_LINE_BYTES, false);
-        if let Some(i) = memchr::memchr(b'\n', &buf[MAX_LINE_BYTES..]) {
-            (skipped, ended) = (i, true);
-            self.carry.extend_from_slice(&buf[MAX_LINE_BYTES + i + 1..]);
-        } else {
-            // Read past the line in chunk-sized pieces, in `scratch`.
-            let mut scratch = Vec::with_capacity(self.chunk_size);
-            while !self.eof {
-                scratch.clear();
-                self.fill(&mut scratch, self.chunk_size)?;
-                if let Some(i) = memchr::memchr(b'\n', &scratch) {
-                    (skipped, ended) = (skipped + i, true);
-                    self.carry.extend_from_slice(&scratch[i + 1..]);
-                    break;
-                }
-                skipped += scratch.len();
-            }
-        }
-        self.cut.count_cut(skipped);
-        let mut chunk = buf;
-        chunk.truncate(MAX_LINE_BYTES);
-        if ended {
-            chunk.push(b'\n');
-        }
-        Ok(chunk)
-    }
-}
-
-impl<Rd: Read> Chunks<'static> for ReadChunks<Rd> {
-    fn next_chunk(
-        &mut self,
-        spare: Option<Vec<u8>>,
-    ) -> io::Result<Option<Chunk<'static>>> {
-        let mut buf = spare.unwrap_or_default();
-        buf.clear();
-        buf.extend_from_slice(&self.carry);
-        self.carry.clear();
-        // The carried bytes are a partial line, or after a cut line any
-        // bytes: search them too.
-        let mut searched = 0;
-        let mut target = self.chunk_size;
-        loop {
-            while buf.len() < target && !self.eof {
-                self.fill(&mut buf, target)?;
-            }
-            // Until a line end is found, `buf` holds one line.
-            let first_end = memchr::memchr(b'\n', &buf[searched..])
-                .map_or(buf.len(), |i| searched + i);
-            if first_end > MAX_LINE_BYTES {
-                return self
-                    .cut_first_line(buf)
-                    .map(|b| Some(Chunk::Owned(b)));
-            }
-            if self.eof {
-                return Ok(if buf.is_empty() {
-                    None
-                } else {
-                    Some(Chunk::Owned(buf))
-                });
-            }
-            if let Some(i) = memchr::memrchr(b'\n', &buf[searched..]) {
-                let end = searched + i + 1;
-                self.carry.extend_from_slice(&buf[end..]);
-                buf.truncate(end);
-                return Ok(Some(Chunk::Owned(buf)));
-            }
-            // A line longer than a chunk: read on until it ends.
-            searched = buf.len();
-            target = buf.len().saturating_add(self.chunk_size);
-        }
-    }
-
-    fn cut(&self) -> Stats {
-        self.cut
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Robots;
+    use crate::{Dialect, Robots};
 
     /// Renders `url<TAB>verdict\n`, to check the pipeline without CSV.
     struct Plain(Vec<u8>);

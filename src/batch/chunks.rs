@@ -1,0 +1,241 @@
+//! An input cut into chunks of whole lines, from a slice, a memory map or
+//! a reader, with lines over the length limit cut.
+
+use std::io::{self, Read};
+use std::ops::Deref;
+
+use super::{Stats, MAX_LINE_BYTES};
+
+/// A chunk of whole lines: borrowed from a slice or a memory map, or read
+/// into a buffer of its own.
+pub(super) enum Chunk<'a> {
+    Borrowed(&'a [u8]),
+    Owned(Vec<u8>),
+}
+
+impl Deref for Chunk<'_> {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match *self {
+            Chunk::Borrowed(bytes) => bytes,
+            Chunk::Owned(ref buf) => buf,
+        }
+    }
+}
+
+/// An input cut into chunks that end at line ends (or at the end of the
+/// input).
+pub(super) trait Chunks<'a> {
+    /// The next chunk, or `None` at the end. `spare` is a spent buffer that
+    /// an implementation may reuse.
+    fn next_chunk(
+        &mut self,
+        spare: Option<Vec<u8>>,
+    ) -> io::Result<Option<Chunk<'a>>>;
+
+    /// The lines cut at [`MAX_LINE_BYTES`] so far, and the bytes read past
+    /// after their cuts.
+    fn cut(&self) -> Stats;
+}
+
+/// Puts the first [`MAX_LINE_BYTES`] of `line` into `buf` as a line of its
+/// own, after `before` (the chunk's whole lines before it); `ended` when
+/// the line had a line end (it may be the input's last line, without one).
+pub(super) fn push_cut(
+    buf: &mut Vec<u8>,
+    before: &[u8],
+    line: &[u8],
+    ended: bool,
+) {
+    buf.extend_from_slice(before);
+    buf.extend_from_slice(&line[..MAX_LINE_BYTES]);
+    if ended {
+        buf.push(b'\n');
+    }
+}
+
+impl Stats {
+    /// Counts a line cut at [`MAX_LINE_BYTES`] and the `skipped` bytes read
+    /// past after the cut.
+    fn count_cut(&mut self, skipped: usize) {
+        self.cut += 1;
+        self.bytes += skipped as u64;
+    }
+}
+
+/// Chunks of a slice: no copies.
+pub(super) struct SliceChunks<'a> {
+    haystack: &'a [u8],
+    pos: usize,
+    chunk_size: usize,
+    cut: Stats,
+}
+
+impl<'a> SliceChunks<'a> {
+    pub(super) fn new(haystack: &'a [u8], chunk_size: usize) -> Self {
+        SliceChunks { haystack, pos: 0, chunk_size, cut: Stats::default() }
+    }
+}
+
+impl<'a> Chunks<'a> for SliceChunks<'a> {
+    fn next_chunk(
+        &mut self,
+        spare: Option<Vec<u8>>,
+    ) -> io::Result<Option<Chunk<'a>>> {
+        let hay = self.haystack;
+        if self.pos >= hay.len() {
+            return Ok(None);
+        }
+        // The chunk ends just after the first `\n` at or after `want - 1`.
+        let want = self.pos.saturating_add(self.chunk_size).min(hay.len());
+        let (line_end, end) = match memchr::memchr(b'\n', &hay[want - 1..]) {
+            Some(i) => (want - 1 + i, want + i),
+            None => (hay.len(), hay.len()),
+        };
+        // Only the last line can be longer than a chunk, so than the limit.
+        let start = self.pos;
+        let last = match memchr::memrchr(b'\n', &hay[start..want - 1]) {
+            Some(i) => start + i + 1,
+            None => start,
+        };
+        self.pos = end;
+        if line_end - last <= MAX_LINE_BYTES {
+            return Ok(Some(Chunk::Borrowed(&hay[start..end])));
+        }
+        self.cut.count_cut(line_end - last - MAX_LINE_BYTES);
+        let mut buf = spare.unwrap_or_default();
+        buf.clear();
+        let ended = line_end < hay.len();
+        push_cut(&mut buf, &hay[start..last], &hay[last..line_end], ended);
+        Ok(Some(Chunk::Owned(buf)))
+    }
+
+    fn cut(&self) -> Stats {
+        self.cut
+    }
+}
+
+/// Chunks of a stream, read into buffers. The bytes after a chunk's last
+/// line end are carried over to the next chunk.
+pub(super) struct ReadChunks<Rd> {
+    rdr: Rd,
+    chunk_size: usize,
+    carry: Vec<u8>,
+    eof: bool,
+    cut: Stats,
+}
+
+impl<Rd: Read> ReadChunks<Rd> {
+    pub(super) fn new(rdr: Rd, chunk_size: usize) -> Self {
+        ReadChunks {
+            rdr,
+            chunk_size,
+            carry: vec![],
+            eof: false,
+            cut: Stats::default(),
+        }
+    }
+
+    /// One read into `buf`, growing it to at most `target` bytes. Sets
+    /// `eof` when the reader has no more.
+    fn fill(&mut self, buf: &mut Vec<u8>, target: usize) -> io::Result<()> {
+        let len = buf.len();
+        buf.resize(target, 0);
+        loop {
+            match self.rdr.read(&mut buf[len..]) {
+                Ok(n) => {
+                    buf.truncate(len + n);
+                    self.eof = n == 0;
+                    return Ok(());
+                }
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                Err(err) => {
+                    buf.truncate(len);
+                    return Err(err);
+                }
+            }
+        }
+    }
+
+    /// Cuts the line that starts `buf` and runs past [`MAX_LINE_BYTES`]:
+    /// keeps its first `MAX_LINE_BYTES` bytes as a line, and reads past
+    /// the rest of it, keeping only what follows its end for the next
+    /// chunk.
+    fn cut_first_line(&mut self, buf: Vec<u8>) -> io::Result<Vec<u8>> {
+        let (mut skipped, mut ended) = (buf.len() - MAX_LINE_BYTES, false);
+        if let Some(i) = memchr::memchr(b'\n', &buf[MAX_LINE_BYTES..]) {
+            (skipped, ended) = (i, true);
+            self.carry.extend_from_slice(&buf[MAX_LINE_BYTES + i + 1..]);
+        } else {
+            // Read past the line in chunk-sized pieces, in `scratch`.
+            let mut scratch = Vec::with_capacity(self.chunk_size);
+            while !self.eof {
+                scratch.clear();
+                self.fill(&mut scratch, self.chunk_size)?;
+                if let Some(i) = memchr::memchr(b'\n', &scratch) {
+                    (skipped, ended) = (skipped + i, true);
+                    self.carry.extend_from_slice(&scratch[i + 1..]);
+                    break;
+                }
+                skipped += scratch.len();
+            }
+        }
+        self.cut.count_cut(skipped);
+        let mut chunk = buf;
+        chunk.truncate(MAX_LINE_BYTES);
+        if ended {
+            chunk.push(b'\n');
+        }
+        Ok(chunk)
+    }
+}
+
+impl<Rd: Read> Chunks<'static> for ReadChunks<Rd> {
+    fn next_chunk(
+        &mut self,
+        spare: Option<Vec<u8>>,
+    ) -> io::Result<Option<Chunk<'static>>> {
+        let mut buf = spare.unwrap_or_default();
+        buf.clear();
+        buf.extend_from_slice(&self.carry);
+        self.carry.clear();
+        // The carried bytes are a partial line, or after a cut line any
+        // bytes: search them too.
+        let mut searched = 0;
+        let mut target = self.chunk_size;
+        loop {
+            while buf.len() < target && !self.eof {
+                self.fill(&mut buf, target)?;
+            }
+            // Until a line end is found, `buf` holds one line.
+            let first_end = memchr::memchr(b'\n', &buf[searched..])
+                .map_or(buf.len(), |i| searched + i);
+            if first_end > MAX_LINE_BYTES {
+                return self
+                    .cut_first_line(buf)
+                    .map(|b| Some(Chunk::Owned(b)));
+            }
+            if self.eof {
+                return Ok(if buf.is_empty() {
+                    None
+                } else {
+                    Some(Chunk::Owned(buf))
+                });
+            }
+            if let Some(i) = memchr::memrchr(b'\n', &buf[searched..]) {
+                let end = searched + i + 1;
+                self.carry.extend_from_slice(&buf[end..]);
+                buf.truncate(end);
+                return Ok(Some(Chunk::Owned(buf)));
+            }
+            // A line longer than a chunk: read on until it ends.
+            searched = buf.len();
+            target = buf.len().saturating_add(self.chunk_size);
+        }
+    }
+
+    fn cut(&self) -> Stats {
+        self.cut
+    }
+}
