@@ -18,11 +18,12 @@ An [`EmitRender`] prints only the lines with one verdict, for pipelines,
 and a [`CountRender`] only counts verdicts per matcher.
 */
 
+use std::fmt;
 use std::io;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::batch::Render;
-use crate::matcher::{Matcher, Reason, Verdict};
+use crate::matcher::{Explanation, Matcher, Reason, Verdict};
 use crate::rules::GroupMatch;
 
 /// Renders lines and verdicts as CSV records (`url,verdict`).
@@ -489,6 +490,33 @@ fn render_cell(out: &mut Vec<u8>, spec: CellSpec<'_>) {
         }
         out.push(sep);
         out.extend_from_slice(reason.name().as_bytes());
+    }
+}
+
+/// The explanation in words, as `check --explain` prints it: `line 3:
+/// Disallow: /x; group *`, `no matching rule; group *`, `no group
+/// applies` or `/robots.txt is always allowed`. Bytes that are not UTF-8
+/// show as U+FFFD.
+impl fmt::Display for Explanation<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let group = String::from_utf8_lossy(self.group().unwrap_or_default());
+        match (self.reason(), self.rule()) {
+            (_, Some(rule)) => write!(
+                f,
+                "line {}: {}; group {group}",
+                rule.line(),
+                String::from_utf8_lossy(rule.text())
+            ),
+            // Only an index that is not the matcher's names no rule.
+            (Reason::Rule(k), None) => write!(f, "rule {k}; group {group}"),
+            (Reason::NoMatchingRule, None) => {
+                write!(f, "no matching rule; group {group}")
+            }
+            (Reason::NoGroup, None) => f.write_str("no group applies"),
+            (Reason::ImplicitRobotsTxt, None) => {
+                f.write_str("/robots.txt is always allowed")
+            }
+        }
     }
 }
 
