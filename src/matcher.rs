@@ -44,10 +44,6 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    pub(crate) fn new(allowed: bool, reason: Reason) -> Verdict {
-        Verdict { allowed, reason }
-    }
-
     /// True when the URL may be fetched.
     pub fn is_allowed(self) -> bool {
         self.allowed

@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::batch::Render;
 use crate::matcher::{Explanation, Matcher, Reason, Verdict};
-use crate::rules::GroupMatch;
+use crate::rules::Rule;
 
 /// Renders lines and verdicts as CSV records (`url,verdict`).
 ///
@@ -289,39 +289,33 @@ impl TableBuilder {
             layout => layout,
         };
         let explain = self.explain;
-        let mut header_fields: Vec<String> = vec!["url".to_string()];
-        let extra = ["line", "rule", "group", "reason"];
-        match layout {
-            Layout::Single | Layout::Long => {
-                if layout == Layout::Long {
-                    header_fields.push("agent".to_string());
-                }
-                header_fields.push("verdict".to_string());
-                if explain {
-                    header_fields.extend(extra.iter().map(|s| s.to_string()));
-                }
-            }
+        // The columns of each agent's part of a row.
+        let mut columns = vec![];
+        if layout == Layout::Long {
+            columns.push(Column::Agent);
+        }
+        columns.push(Column::Verdict);
+        if explain {
+            columns.extend(EXPLAINED);
+        }
+        let rows = Rows { format, columns };
+        let header = match layout {
+            Layout::Single | Layout::Long => rows.header(),
             Layout::Wide => {
+                let mut names = vec!["url".to_string()];
                 for agent in agents {
-                    header_fields.push(agent.to_string());
+                    names.push(agent.to_string());
                     if explain {
-                        header_fields.extend(
-                            extra.iter().map(|s| format!("{agent}.{s}")),
+                        names.extend(
+                            EXPLAINED
+                                .iter()
+                                .map(|c| format!("{agent}.{}", c.name())),
                         );
                     }
                 }
+                header_of(format, names.iter().map(String::as_str))
             }
-        }
-        let mut header = vec![];
-        if format != Format::Jsonl {
-            for (i, field) in header_fields.iter().enumerate() {
-                if i > 0 {
-                    header.push(separator(format));
-                }
-                push_field(format, &mut header, field.as_bytes());
-            }
-            header.push(b'\n');
-        }
+        };
 
         let (row_start, url_end, row_end): (&[u8], &[u8], &[u8]) =
             match (format, layout) {
@@ -336,40 +330,30 @@ impl TableBuilder {
             .zip(agents)
             .enumerate()
             .map(|(i, (m, agent))| {
-                let keys: Vec<Option<Verdict>> = if explain {
-                    let mut keys = vec![
-                        Some(Verdict::new(true, Reason::NoMatchingRule)),
-                        Some(Verdict::new(true, Reason::NoGroup)),
-                        Some(Verdict::new(true, Reason::ImplicitRobotsTxt)),
-                    ];
-                    keys.extend(m.rules().iter().enumerate().map(|(k, r)| {
-                        Some(Verdict::new(
-                            r.is_allow(),
-                            Reason::Rule(k as u32),
-                        ))
-                    }));
-                    keys
-                } else {
-                    vec![None, None]
-                };
-                keys.iter()
-                    .enumerate()
-                    .map(|(k, v)| {
-                        let allowed = v.map_or(k == 0, |v| v.is_allowed());
-                        let mut cell = vec![];
-                        render_cell(
-                            &mut cell,
-                            CellSpec {
-                                format,
-                                layout,
-                                first: i == 0,
-                                agent,
-                                matcher: m,
-                                allowed,
-                                reason: v.map(|v| v.reason()),
-                            },
-                        );
-                        cell
+                // The verdicts in the order of `Table::cell`'s keys;
+                // without explanations only whether each allows counts.
+                let keys: Vec<(bool, Reason)> =
+                    if explain {
+                        let mut keys = vec![
+                            (true, Reason::NoMatchingRule),
+                            (true, Reason::NoGroup),
+                            (true, Reason::ImplicitRobotsTxt),
+                        ];
+                        keys.extend(m.rules().iter().enumerate().map(
+                            |(k, r)| (r.is_allow(), Reason::Rule(k as u32)),
+                        ));
+                        keys
+                    } else {
+                        vec![
+                            (true, Reason::NoMatchingRule),
+                            (false, Reason::NoMatchingRule),
+                        ]
+                    };
+                keys.into_iter()
+                    .map(|(allowed, reason)| {
+                        let why = m.explain(reason);
+                        let cell = Cell::explained(agent, allowed, why);
+                        render_cell(&rows, layout, i == 0, &cell)
                     })
                     .collect()
             })
@@ -387,110 +371,199 @@ impl TableBuilder {
     }
 }
 
-/// Everything a cell depends on but the URL.
-struct CellSpec<'a> {
-    format: Format,
+/// Renders one agent's part of a table's rows: everything after the URL
+/// (and the row's `url_end`) that belongs to that agent.
+fn render_cell(
+    rows: &Rows,
     layout: Layout,
     first: bool,
-    agent: &'a str,
-    matcher: &'a Matcher,
-    allowed: bool,
-    /// The reason, when the table explains.
-    reason: Option<Reason>,
+    cell: &Cell<'_>,
+) -> Vec<u8> {
+    let mut out = vec![];
+    if (rows.format, layout) != (Format::Jsonl, Layout::Wide) {
+        rows.push_cell(&mut out, cell);
+        return out;
+    }
+    // A member of the row's `verdicts`: `"agent":"verdict"`, or with the
+    // explanation `"agent":{"verdict":...}`.
+    if !first {
+        out.push(b',');
+    }
+    push_json_string(&mut out, cell.agent.as_bytes());
+    out.push(b':');
+    if rows.columns != [Column::Verdict] {
+        rows.push_object(&mut out, cell);
+    } else {
+        cell.push(rows.format, &mut out, Column::Verdict);
+    }
+    out
 }
 
-/// Renders one agent's part of a row: everything after the URL (and the
-/// row's `url_end`) that belongs to that agent.
-fn render_cell(out: &mut Vec<u8>, spec: CellSpec<'_>) {
-    let CellSpec { format, layout, first, agent, matcher, allowed, reason } =
-        spec;
-    let verdict: &[u8] = if allowed { b"allowed" } else { b"disallowed" };
-    let group = match matcher.group() {
-        GroupMatch::None => None,
-        group => Some(group.name()),
-    };
-    let rule = match reason {
-        Some(Reason::Rule(k)) => Some(&matcher.rules()[k as usize]),
-        _ => None,
-    };
-    let line = rule.map(|r| r.line().to_string());
-    if format == Format::Jsonl {
-        let explained = |out: &mut Vec<u8>| {
-            let Some(reason) = reason else { return };
-            out.extend_from_slice(b",\"line\":");
-            match line {
-                Some(ref n) => out.extend_from_slice(n.as_bytes()),
-                None => out.extend_from_slice(b"null"),
+/// A column of a row, after its URL. Every table, and crawl mode's rows,
+/// are made of these, so that each value is written one way in each
+/// [`Format`] (by [`Cell::push`]).
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub(crate) enum Column {
+    /// The agent's name.
+    Agent,
+    /// `allowed`, `disallowed` or (crawl mode) `unknown`.
+    Verdict,
+    /// The deciding rule's line number.
+    Line,
+    /// The deciding rule as written.
+    Rule,
+    /// The group the rules came from.
+    Group,
+    /// The reason's name.
+    Reason,
+}
+
+impl Column {
+    /// The column's name in headers and in JSON objects.
+    fn name(self) -> &'static str {
+        match self {
+            Column::Agent => "agent",
+            Column::Verdict => "verdict",
+            Column::Line => "line",
+            Column::Rule => "rule",
+            Column::Group => "group",
+            Column::Reason => "reason",
+        }
+    }
+}
+
+/// The columns that `--explain` adds after each verdict of a table.
+const EXPLAINED: [Column; 4] =
+    [Column::Line, Column::Rule, Column::Group, Column::Reason];
+
+/// One agent's part of a row: the value of each [`Column`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Cell<'a> {
+    pub(crate) agent: &'a str,
+    pub(crate) verdict: &'static str,
+    pub(crate) reason: &'static str,
+    pub(crate) line: Option<u32>,
+    pub(crate) rule: Option<&'a [u8]>,
+    pub(crate) group: Option<&'a [u8]>,
+}
+
+impl<'a> Cell<'a> {
+    /// A matcher's verdict for `agent`, allowed or not, and why.
+    fn explained(
+        agent: &'a str,
+        allowed: bool,
+        why: Explanation<'a>,
+    ) -> Cell<'a> {
+        Cell {
+            agent,
+            verdict: Verdict::name_of(allowed),
+            reason: why.reason().name(),
+            line: why.rule().map(Rule::line),
+            rule: why.rule().map(Rule::text),
+            group: why.group(),
+        }
+    }
+
+    /// Appends the value of `column` as `format` writes it: text as a
+    /// field or a JSON string, a name (a plain word) and a number as they
+    /// are, the name in quotes for JSON, and a missing value as an empty
+    /// field or `null`.
+    fn push(&self, format: Format, out: &mut Vec<u8>, column: Column) {
+        let jsonl = format == Format::Jsonl;
+        let text = match column {
+            Column::Agent => Some(self.agent.as_bytes()),
+            Column::Rule => self.rule,
+            Column::Group => self.group,
+            Column::Verdict | Column::Reason => {
+                let name = match column {
+                    Column::Verdict => self.verdict,
+                    _ => self.reason,
+                };
+                if jsonl {
+                    out.push(b'"');
+                }
+                out.extend_from_slice(name.as_bytes());
+                if jsonl {
+                    out.push(b'"');
+                }
+                return;
             }
-            out.extend_from_slice(b",\"rule\":");
-            match rule {
-                Some(r) => push_json_string(out, r.text()),
-                None => out.extend_from_slice(b"null"),
+            Column::Line => {
+                match self.line {
+                    Some(n) => out.extend_from_slice(n.to_string().as_bytes()),
+                    None if jsonl => out.extend_from_slice(b"null"),
+                    None => {}
+                }
+                return;
             }
-            out.extend_from_slice(b",\"group\":");
-            match group {
-                Some(g) => push_json_string(out, g),
-                None => out.extend_from_slice(b"null"),
-            }
-            out.extend_from_slice(b",\"reason\":\"");
-            out.extend_from_slice(reason.name().as_bytes());
-            out.push(b'"');
         };
-        match layout {
-            Layout::Wide => {
-                if !first {
-                    out.push(b',');
-                }
-                push_json_string(out, agent.as_bytes());
-                out.push(b':');
-                if reason.is_some() {
-                    out.extend_from_slice(b"{\"verdict\":\"");
-                    out.extend_from_slice(verdict);
-                    out.push(b'"');
-                    explained(out);
-                    out.push(b'}');
-                } else {
-                    out.push(b'"');
-                    out.extend_from_slice(verdict);
-                    out.push(b'"');
-                }
+        match text {
+            Some(text) => push_field(format, out, text),
+            None if jsonl => out.extend_from_slice(b"null"),
+            None => {}
+        }
+    }
+}
+
+/// Rows of one verdict each: the URL, then a [`Cell`]'s `columns`.
+#[derive(Clone, Debug)]
+pub(crate) struct Rows {
+    format: Format,
+    columns: Vec<Column>,
+}
+
+impl Rows {
+    /// The header line: `url` and the columns' names (empty for JSON
+    /// Lines, which has none).
+    pub(crate) fn header(&self) -> Vec<u8> {
+        let names = self.columns.iter().map(|c| c.name());
+        header_of(self.format, std::iter::once("url").chain(names))
+    }
+
+    /// Appends `cell`'s columns: each after a separator, or each as a
+    /// member `,"name":value` of the row's JSON object.
+    fn push_cell(&self, out: &mut Vec<u8>, cell: &Cell<'_>) {
+        for &column in &self.columns {
+            if self.format == Format::Jsonl {
+                out.extend_from_slice(b",\"");
+                out.extend_from_slice(column.name().as_bytes());
+                out.extend_from_slice(b"\":");
+            } else {
+                out.push(separator(self.format));
             }
-            Layout::Single | Layout::Long => {
-                if layout == Layout::Long {
-                    out.extend_from_slice(b",\"agent\":");
-                    push_json_string(out, agent.as_bytes());
-                }
-                out.extend_from_slice(b",\"verdict\":\"");
-                out.extend_from_slice(verdict);
-                out.push(b'"');
-                explained(out);
-            }
+            cell.push(self.format, out, column);
         }
-        return;
     }
-    let sep = separator(format);
-    if layout == Layout::Long {
-        out.push(sep);
-        push_field(format, out, agent.as_bytes());
+
+    /// JSON Lines: appends `cell`'s columns as an object of their own.
+    fn push_object(&self, out: &mut Vec<u8>, cell: &Cell<'_>) {
+        debug_assert_eq!(self.format, Format::Jsonl);
+        out.push(b'{');
+        let at = out.len();
+        self.push_cell(out, cell);
+        // The first member's comma.
+        out.remove(at);
+        out.push(b'}');
     }
-    out.push(sep);
-    out.extend_from_slice(verdict);
-    if let Some(reason) = reason {
-        out.push(sep);
-        if let Some(ref n) = line {
-            out.extend_from_slice(n.as_bytes());
-        }
-        out.push(sep);
-        if let Some(r) = rule {
-            push_field(format, out, r.text());
-        }
-        out.push(sep);
-        if let Some(g) = group {
-            push_field(format, out, g);
-        }
-        out.push(sep);
-        out.extend_from_slice(reason.name().as_bytes());
+}
+
+/// A header line of `names` (empty for JSON Lines, which has none).
+fn header_of<'n>(
+    format: Format,
+    names: impl IntoIterator<Item = &'n str>,
+) -> Vec<u8> {
+    let mut header = vec![];
+    if format == Format::Jsonl {
+        return header;
     }
+    for (i, name) in names.into_iter().enumerate() {
+        if i > 0 {
+            header.push(separator(format));
+        }
+        push_field(format, &mut header, name.as_bytes());
+    }
+    header.push(b'\n');
+    header
 }
 
 /// The explanation in words, as `check --explain` prints it: `line 3:
