@@ -394,7 +394,7 @@ fn render_cell(
     if rows.columns != [Column::Verdict] {
         rows.push_object(&mut out, cell);
     } else {
-        cell.push(rows.format, &mut out, Column::Verdict);
+        push_json_string(&mut out, cell.verdict.as_bytes());
     }
     out
 }
@@ -464,20 +464,36 @@ impl<'a> Cell<'a> {
         }
     }
 
-    /// Appends the value of `column` as `format` writes it: text as a
-    /// field or a JSON string, a name (a plain word) and a number as they
-    /// are, the name in quotes for JSON, and a missing value as an empty
-    /// field or `null`.
+    /// Appends `column`: a separator, or for JSON the member's name
+    /// (`,"name":`), then the value as `format` writes it: text as a field
+    /// or a JSON string, a name (a plain word) and a number as they are,
+    /// the name in quotes for JSON, and a missing value as an empty field
+    /// or `null`.
+    #[inline]
     fn push(&self, format: Format, out: &mut Vec<u8>, column: Column) {
         let jsonl = format == Format::Jsonl;
+        // Each member's name is a literal, so that its copy is of a known
+        // size rather than a call.
         let text = match column {
-            Column::Agent => Some(self.agent.as_bytes()),
-            Column::Rule => self.rule,
-            Column::Group => self.group,
+            Column::Agent => {
+                start_column(format, out, b",\"agent\":");
+                Some(self.agent.as_bytes())
+            }
+            Column::Rule => {
+                start_column(format, out, b",\"rule\":");
+                self.rule
+            }
+            Column::Group => {
+                start_column(format, out, b",\"group\":");
+                self.group
+            }
             Column::Verdict | Column::Reason => {
-                let name = match column {
-                    Column::Verdict => self.verdict,
-                    _ => self.reason,
+                let name = if column == Column::Verdict {
+                    start_column(format, out, b",\"verdict\":");
+                    self.verdict
+                } else {
+                    start_column(format, out, b",\"reason\":");
+                    self.reason
                 };
                 if jsonl {
                     out.push(b'"');
@@ -489,8 +505,9 @@ impl<'a> Cell<'a> {
                 return;
             }
             Column::Line => {
+                start_column(format, out, b",\"line\":");
                 match self.line {
-                    Some(n) => out.extend_from_slice(n.to_string().as_bytes()),
+                    Some(n) => push_number(out, n),
                     None if jsonl => out.extend_from_slice(b"null"),
                     None => {}
                 }
@@ -498,10 +515,26 @@ impl<'a> Cell<'a> {
             }
         };
         match text {
+            Some(text) if jsonl => push_json_string(out, text),
             Some(text) => push_field(format, out, text),
             None if jsonl => out.extend_from_slice(b"null"),
             None => {}
         }
+    }
+}
+
+/// Starts a column: its separator, or for JSON its `member` of the row's
+/// object.
+#[inline]
+fn start_column<const N: usize>(
+    format: Format,
+    out: &mut Vec<u8>,
+    member: &[u8; N],
+) {
+    if format == Format::Jsonl {
+        out.extend_from_slice(member);
+    } else {
+        out.push(separator(format));
     }
 }
 
@@ -522,15 +555,9 @@ impl Rows {
 
     /// Appends `cell`'s columns: each after a separator, or each as a
     /// member `,"name":value` of the row's JSON object.
+    #[inline]
     fn push_cell(&self, out: &mut Vec<u8>, cell: &Cell<'_>) {
         for &column in &self.columns {
-            if self.format == Format::Jsonl {
-                out.extend_from_slice(b",\"");
-                out.extend_from_slice(column.name().as_bytes());
-                out.extend_from_slice(b"\":");
-            } else {
-                out.push(separator(self.format));
-            }
             cell.push(self.format, out, column);
         }
     }
@@ -545,6 +572,21 @@ impl Rows {
         out.remove(at);
         out.push(b'}');
     }
+}
+
+/// Appends `n` in decimal.
+fn push_number(out: &mut Vec<u8>, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
 }
 
 /// A header line of `names` (empty for JSON Lines, which has none).
