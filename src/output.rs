@@ -416,6 +416,8 @@ pub(crate) enum Column {
     Group,
     /// The reason's name.
     Reason,
+    /// Crawl mode: the origin or host whose fetch decided.
+    Robots,
 }
 
 impl Column {
@@ -428,6 +430,7 @@ impl Column {
             Column::Rule => "rule",
             Column::Group => "group",
             Column::Reason => "reason",
+            Column::Robots => "robots",
         }
     }
 }
@@ -445,6 +448,7 @@ pub(crate) struct Cell<'a> {
     pub(crate) line: Option<u32>,
     pub(crate) rule: Option<&'a [u8]>,
     pub(crate) group: Option<&'a [u8]>,
+    pub(crate) robots: Option<&'a str>,
 }
 
 impl<'a> Cell<'a> {
@@ -461,6 +465,7 @@ impl<'a> Cell<'a> {
             line: why.rule().map(Rule::line),
             rule: why.rule().map(Rule::text),
             group: why.group(),
+            robots: None,
         }
     }
 
@@ -486,6 +491,10 @@ impl<'a> Cell<'a> {
             Column::Group => {
                 start_column(format, out, b",\"group\":");
                 self.group
+            }
+            Column::Robots => {
+                start_column(format, out, b",\"robots\":");
+                self.robots.map(str::as_bytes)
             }
             Column::Verdict | Column::Reason => {
                 let name = if column == Column::Verdict {
@@ -571,6 +580,103 @@ impl Rows {
         // The first member's comma.
         out.remove(at);
         out.push(b'}');
+    }
+}
+
+/// Crawl mode's rows, one per URL and agent: `url,verdict,reason`, with
+/// `agent` after the URL when there are several agents, and with
+/// `explain` the deciding fetch and rule, `robots,line,rule`.
+///
+/// A row's agent, verdict and reason (its head) take few values: each head
+/// is rendered the first time it comes and copied after, as a table's
+/// cells are. The URL and the explanation are rendered per row.
+#[derive(Clone, Debug)]
+pub(crate) struct CrawlRows {
+    head: Rows,
+    tail: Rows,
+    /// The heads rendered so far, by their callers' keys (empty: not yet).
+    heads: Vec<Vec<u8>>,
+}
+
+impl CrawlRows {
+    /// Rows in `format`, with an `agent` column for `several` agents.
+    pub(crate) fn new(format: Format, several: bool, explain: bool) -> Self {
+        let mut head = vec![];
+        if several {
+            head.push(Column::Agent);
+        }
+        head.extend([Column::Verdict, Column::Reason]);
+        let mut tail = vec![];
+        if explain {
+            tail.extend([Column::Robots, Column::Line, Column::Rule]);
+        }
+        CrawlRows {
+            head: Rows { format, columns: head },
+            tail: Rows { format, columns: tail },
+            heads: vec![],
+        }
+    }
+
+    /// The header line (empty for JSON Lines, which has none).
+    pub(crate) fn header(&self) -> Vec<u8> {
+        let columns = self.head.columns.iter().chain(&self.tail.columns);
+        let names = columns.map(|c| c.name());
+        header_of(self.head.format, std::iter::once("url").chain(names))
+    }
+
+    /// Appends the rows of `url`, one for each agent `a` below `agents`,
+    /// each made of `cell(a)`. `key(a)` stands for that cell's head: the
+    /// same small number (heads are kept in a vector) for the same agent,
+    /// verdict and reason. `cell` is called only when a head is new or the
+    /// rows explain. The URL is written as a field once, then copied.
+    pub(crate) fn push_rows<'c>(
+        &mut self,
+        out: &mut Vec<u8>,
+        url: &[u8],
+        agents: usize,
+        key: impl Fn(usize) -> usize,
+        cell: impl Fn(usize) -> Cell<'c>,
+    ) {
+        let format = self.head.format;
+        let jsonl = format == Format::Jsonl;
+        let explain = !self.tail.columns.is_empty();
+        let mut field = 0..0;
+        for a in 0..agents {
+            if jsonl {
+                out.extend_from_slice(b"{\"url\":");
+            }
+            if a == 0 {
+                let at = out.len();
+                if jsonl {
+                    push_json_string(out, url);
+                } else {
+                    push_field(format, out, url);
+                }
+                field = at..out.len();
+            } else {
+                out.extend_from_within(field.clone());
+            }
+            let key = key(a);
+            if key >= self.heads.len() {
+                self.heads.resize(key + 1, vec![]);
+            }
+            let head = &mut self.heads[key];
+            if head.is_empty() || explain {
+                let cell = cell(a);
+                if head.is_empty() {
+                    self.head.push_cell(head, &cell);
+                }
+                out.extend_from_slice(head);
+                self.tail.push_cell(out, &cell);
+            } else {
+                out.extend_from_slice(head);
+            }
+            if jsonl {
+                out.extend_from_slice(b"}\n");
+            } else {
+                out.push(b'\n');
+            }
+        }
     }
 }
 
