@@ -1142,6 +1142,94 @@ impl<R: Render> Render for TallyRender<'_, R> {
 mod tests {
     use super::*;
 
+    /// A cell with every value, some of them needing quotes.
+    fn full_cell(agent: &str) -> Cell<'_> {
+        Cell {
+            agent,
+            verdict: "disallowed",
+            reason: "rule",
+            line: Some(12),
+            rule: Some(b"Disallow: /x,\"y\""),
+            group: Some(b"*"),
+            robots: Some("https://a.com"),
+        }
+    }
+
+    /// Each column starts with its separator, or in JSON with its own
+    /// name as a member: the names the headers show.
+    #[test]
+    fn columns_start_with_their_names() {
+        let cell = full_cell("a");
+        let columns = [
+            Column::Agent,
+            Column::Verdict,
+            Column::Line,
+            Column::Rule,
+            Column::Group,
+            Column::Reason,
+            Column::Robots,
+        ];
+        for column in columns {
+            let mut out = vec![];
+            cell.push(Format::Jsonl, &mut out, column);
+            let member = format!(",\"{}\":", column.name());
+            assert!(out.starts_with(member.as_bytes()), "{column:?}");
+            for (format, sep) in [(Format::Csv, b','), (Format::Tsv, b'\t')] {
+                out.clear();
+                cell.push(format, &mut out, column);
+                assert_eq!(out[0], sep, "{column:?}");
+            }
+        }
+    }
+
+    /// Crawl rows copy each head after its first rendering, and the URL
+    /// for every agent after the first: the rows are those rendered anew.
+    #[test]
+    fn crawl_rows_copy_what_they_render() {
+        let unknown = Cell {
+            verdict: "unknown",
+            reason: "no-host",
+            line: None,
+            rule: None,
+            robots: None,
+            ..full_cell("b")
+        };
+        let cells = [full_cell("a"), unknown];
+        let url = b"/u,\"v\"";
+        for format in [Format::Csv, Format::Tsv, Format::Jsonl] {
+            for explain in [false, true] {
+                let mut rows = CrawlRows::new(format, true, explain);
+                let mut twice = vec![];
+                for _ in 0..2 {
+                    rows.push_rows(&mut twice, url, 2, |a| a, |a| cells[a]);
+                }
+                let mut once = vec![];
+                let mut fresh = CrawlRows::new(format, true, explain);
+                fresh.push_rows(&mut once, url, 2, |a| a, |a| cells[a]);
+                assert_eq!(twice, [&once[..], &once[..]].concat());
+            }
+        }
+        let mut out = CrawlRows::new(Format::Csv, true, true).header();
+        let mut rows = CrawlRows::new(Format::Csv, true, true);
+        rows.push_rows(&mut out, url, 2, |a| a, |a| cells[a]);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "url,agent,verdict,reason,robots,line,rule\n\
+             \"/u,\"\"v\"\"\",a,disallowed,rule,https://a.com,12,\
+             \"Disallow: /x,\"\"y\"\"\"\n\
+             \"/u,\"\"v\"\"\",b,unknown,no-host,,,\n"
+        );
+        let mut out = vec![];
+        let mut rows = CrawlRows::new(Format::Jsonl, false, true);
+        rows.push_rows(&mut out, url, 1, |_| 0, |_| cells[1]);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "{\"url\":\"/u,\\\"v\\\"\",\"verdict\":\"unknown\",\
+             \"reason\":\"no-host\",\"robots\":null,\"line\":null,\
+             \"rule\":null}\n"
+        );
+    }
+
     /// The word-at-a-time check finds what csv-core would quote for, at
     /// every position of words and remainders, for every byte.
     #[test]
