@@ -421,7 +421,8 @@ pub(crate) enum Column {
 }
 
 impl Column {
-    /// The column's name in headers and in JSON objects.
+    /// The column's name in headers, and its member's name in JSON
+    /// objects (there a literal in [`Cell::push`]).
     fn name(self) -> &'static str {
         match self {
             Column::Agent => "agent",
