@@ -111,7 +111,9 @@ pub use crate::dialect::Dialect;
 pub use crate::engine::EngineKind;
 pub use crate::error::{Error, ErrorKind};
 pub use crate::lint::{Finding, GroupInfo, Lint, Record};
-pub use crate::matcher::{Matcher, MatcherBuilder, Reason, Scratch, Verdict};
+pub use crate::matcher::{
+    Explanation, Matcher, MatcherBuilder, Reason, Scratch, Verdict,
+};
 pub use crate::output::{
     CountRender, Counts, CsvRender, EmitRender, Format, Layout, Table,
     TableBuilder, TableRender, TallyRender,

@@ -44,10 +44,6 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    pub(crate) fn new(allowed: bool, reason: Reason) -> Verdict {
-        Verdict { allowed, reason }
-    }
-
     /// True when the URL may be fetched.
     pub fn is_allowed(self) -> bool {
         self.allowed
@@ -70,6 +66,48 @@ impl Verdict {
 
     /// Why.
     pub fn reason(self) -> Reason {
+        self.reason
+    }
+}
+
+/// Why a verdict is what it is, from the matcher that gave it: the
+/// deciding rule, the group the rules came from, and the reason. Made by
+/// [`Matcher::explain`]; the output formats render it (`--explain`), and
+/// its `Display` is the sentence that `check --explain` prints.
+///
+/// ```
+/// use robots_batch::{Dialect, Matcher, Robots};
+///
+/// let robots = Robots::parse(b"User-agent: *\nDisallow: /private\n");
+/// let matcher = Matcher::new(&robots, "ExampleBot", Dialect::Rfc9309);
+/// let verdict = matcher.verdict(b"/private/x", &mut matcher.scratch());
+/// let why = matcher.explain(verdict.reason());
+/// assert_eq!(why.rule().map(|r| r.line()), Some(2));
+/// assert_eq!(why.group(), Some(&b"*"[..]));
+/// assert_eq!(why.to_string(), "line 2: Disallow: /private; group *");
+/// ```
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub struct Explanation<'a> {
+    rule: Option<&'a Rule>,
+    group: Option<&'a [u8]>,
+    reason: Reason,
+}
+
+impl<'a> Explanation<'a> {
+    /// The rule that decided (its [`Rule::line`] and [`Rule::text`]), when
+    /// the reason is [`Reason::Rule`].
+    pub fn rule(&self) -> Option<&'a Rule> {
+        self.rule
+    }
+
+    /// The group the rules came from, as [`GroupMatch::name`] shows it;
+    /// `None` when no group applies.
+    pub fn group(&self) -> Option<&'a [u8]> {
+        self.group
+    }
+
+    /// The reason.
+    pub fn reason(&self) -> Reason {
         self.reason
     }
 }
@@ -297,6 +335,21 @@ impl Matcher {
     /// The rules that apply, in file order ([`Reason::Rule`] indexes them).
     pub fn rules(&self) -> &[Rule] {
         self.rules.rules()
+    }
+
+    /// Why this matcher gave a verdict for `reason`: the rule it names,
+    /// and the group, whatever the reason (every verdict of a matcher
+    /// comes from the same group).
+    pub fn explain(&self, reason: Reason) -> Explanation<'_> {
+        let rule = match reason {
+            Reason::Rule(k) => self.rules().get(k as usize),
+            _ => None,
+        };
+        let group = match self.group() {
+            GroupMatch::None => None,
+            group => Some(group.name()),
+        };
+        Explanation { rule, group, reason }
     }
 
     /// True when `other` gives the same verdict as this matcher for every

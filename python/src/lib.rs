@@ -391,18 +391,6 @@ impl Matchers {
         );
         Ok((m, out))
     }
-
-    fn rule(&self, m: usize, v: Verdict) -> Option<&robots_batch::Rule> {
-        match v.reason() {
-            Reason::Rule(r) => self.matchers[m].rules().get(r as usize),
-            _ => None,
-        }
-    }
-
-    fn group(&self, m: usize) -> Option<String> {
-        let g = self.matchers[m].group().name();
-        (!g.is_empty()).then(|| lossy(g))
-    }
 }
 
 #[pymethods]
@@ -481,18 +469,18 @@ impl Matchers {
         agent: Option<&str>,
     ) -> PyResult<Bound<'py, PyList>> {
         let (m, out) = self.list_verdicts(py, urls, agent)?;
-        let group = self.group(m);
         let items = out
             .into_iter()
             .map(|v| {
                 v.map(|v| {
-                    let rule = self.rule(m, v);
+                    let why = self.matchers[m].explain(v.reason());
+                    let rule = why.rule();
                     (
                         v.name(),
-                        v.reason().name(),
+                        why.reason().name(),
                         rule.map(|r| r.line()),
                         rule.map(|r| lossy(r.text())),
-                        group.clone(),
+                        why.group().map(lossy),
                     )
                 })
             })
@@ -519,8 +507,6 @@ impl Matchers {
         let mut rule = per_agent(k, StringBuilder::new);
         let mut group = per_agent(k, StringBuilder::new);
         let mut reason = per_agent(k, StringBuilder::new);
-        let group_name: Vec<Option<String>> =
-            (0..k).map(|m| self.group(m)).collect();
         self.each(
             py,
             0..k,
@@ -540,13 +526,16 @@ impl Matchers {
                 };
                 verdict[m].append_value(v.name());
                 if explain {
-                    let r = self.rule(m, v);
+                    let why = self.matchers[m].explain(v.reason());
+                    let r = why.rule();
                     line[m].append_option(r.map(|r| r.line() as i32));
                     rule[m].append_option(
                         r.map(|r| String::from_utf8_lossy(r.text())),
                     );
-                    group[m].append_option(group_name[m].as_deref());
-                    reason[m].append_value(v.reason().name());
+                    group[m].append_option(
+                        why.group().map(String::from_utf8_lossy),
+                    );
+                    reason[m].append_value(why.reason().name());
                 }
             },
         );
@@ -795,8 +784,7 @@ impl Crawl {
     }
 
     fn robots_name(&self, v: CrawlVerdict) -> Option<String> {
-        let (name, _) = self.judge.fetches().get(v.fetch()?)?;
-        Some(name.to_string())
+        self.judge.robots_of(v).map(str::to_string)
     }
 }
 
@@ -1027,11 +1015,11 @@ impl Crawl {
     /// The deciding rule's line and text, when a rule of the agent at `m`
     /// decided.
     fn rule_of(&self, v: CrawlVerdict, m: usize) -> Option<(u32, String)> {
-        let CrawlReason::Robots(Reason::Rule(r)) = v.reason() else {
+        let CrawlReason::Robots(reason @ Reason::Rule(_)) = v.reason() else {
             return None;
         };
         let matchers = self.judge.matchers(v.fetch()?);
-        let rule = matchers.get(m)?.rules().get(r as usize)?;
+        let rule = matchers.get(m)?.explain(reason).rule()?;
         Some((rule.line(), lossy(rule.text())))
     }
 }

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use robots_batch::{GroupMatch, Matcher, Reason, WarningKind};
+use robots_batch::{Matcher, WarningKind};
 
 use crate::cli::{read_robots, warn_agent, warn_not_robots_txt, CheckArgs};
 
@@ -42,36 +42,11 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         all_allowed &= verdict.is_allowed();
         let mut line = format!("{:<10} {url}", verdict.name());
         if args.explain {
-            line.push_str(&format!(
-                " ({})",
-                explain(&matcher, verdict.reason())
-            ));
+            let why = matcher.explain(verdict.reason());
+            line.push_str(&format!(" ({why})"));
         }
         writeln!(out, "{line}").context("failed to write output")?;
     }
     out.flush().context("failed to write output")?;
     Ok(if all_allowed { ExitCode::SUCCESS } else { ExitCode::from(1) })
-}
-
-/// The reason for a verdict, in words.
-fn explain(matcher: &Matcher, reason: Reason) -> String {
-    let group = match matcher.group() {
-        GroupMatch::None => String::new(),
-        group => String::from_utf8_lossy(group.name()).into_owned(),
-    };
-    match reason {
-        Reason::Rule(k) => {
-            let rule = &matcher.rules()[k as usize];
-            format!(
-                "line {}: {}; group {group}",
-                rule.line(),
-                String::from_utf8_lossy(rule.text())
-            )
-        }
-        Reason::NoMatchingRule => format!("no matching rule; group {group}"),
-        Reason::NoGroup => "no group applies".to_string(),
-        Reason::ImplicitRobotsTxt => {
-            "/robots.txt is always allowed".to_string()
-        }
-    }
 }

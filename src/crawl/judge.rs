@@ -116,6 +116,23 @@ impl CrawlReason {
             CrawlReason::NoHost => "no-host",
         }
     }
+
+    /// A small number per name: the same for two reasons when their
+    /// names are.
+    pub(crate) fn index(self) -> usize {
+        match self {
+            CrawlReason::Robots(Reason::Rule(_)) => 0,
+            CrawlReason::Robots(Reason::NoMatchingRule) => 1,
+            CrawlReason::Robots(Reason::NoGroup) => 2,
+            CrawlReason::Robots(Reason::ImplicitRobotsTxt) => 3,
+            CrawlReason::Status4xx => 4,
+            CrawlReason::Status5xx => 5,
+            CrawlReason::RedirectLimit => 6,
+            CrawlReason::RedirectMissing => 7,
+            CrawlReason::NoRobots => 8,
+            CrawlReason::NoHost => 9,
+        }
+    }
 }
 
 /// The verdict on one URL of a crawl log for one agent: allowed,
@@ -349,6 +366,14 @@ impl CrawlJudge {
     /// Fresh per-thread state.
     pub fn scratch(&self) -> CrawlScratch {
         CrawlScratch { key: vec![], current: None }
+    }
+
+    /// The name of the fetch whose robots.txt or status decided `verdict`
+    /// (after redirects): an origin, a host, or the URL of a capture; None
+    /// when no fetch did.
+    pub fn robots_of(&self, verdict: CrawlVerdict) -> Option<&str> {
+        let (name, _) = self.fetches.get(verdict.fetch()?)?;
+        Some(name)
     }
 
     /// The verdicts on `url`, one per agent, into `out` (cleared first).

@@ -9,10 +9,7 @@ use super::judge::{
 };
 use super::origin::same_authority;
 use crate::batch::{for_each_line, Batch, ChunkWorker, Sink, Stats};
-use crate::matcher::Reason;
-use crate::output::{
-    push_field, push_json_string, separator, slot, Counts, Format,
-};
+use crate::output::{slot, Cell, Counts, CrawlRows, Format};
 
 /// Lines of a chunk are judged in input order when they come in runs of
 /// this many lines needing the same matchers on average, else sorted by
@@ -37,7 +34,7 @@ const SORT_BELOW_RUN: usize = 4;
 #[derive(Debug)]
 pub struct CrawlWorker<'j> {
     judge: &'j CrawlJudge,
-    format: Format,
+    rows: CrawlRows,
     explain: bool,
     scratch: CrawlScratch,
     key: Vec<u8>,
@@ -66,9 +63,10 @@ impl<'j> CrawlWorker<'j> {
         format: Format,
         explain: bool,
     ) -> CrawlWorker<'j> {
+        let several = judge.agents().len() > 1;
         CrawlWorker {
             judge,
-            format,
+            rows: CrawlRows::new(format, several, explain),
             explain,
             tally: None,
             scratch: judge.scratch(),
@@ -96,94 +94,35 @@ impl<'j> CrawlWorker<'j> {
         format: Format,
         explain: bool,
     ) -> Vec<u8> {
-        if format == Format::Jsonl {
-            return vec![];
-        }
-        let mut names = vec!["url"];
-        if judge.agents().len() > 1 {
-            names.push("agent");
-        }
-        names.extend(["verdict", "reason"]);
-        if explain {
-            names.extend(["robots", "line", "rule"]);
-        }
-        let sep = [separator(format)];
-        let mut out = names.join(std::str::from_utf8(&sep).unwrap_or(","));
-        out.push('\n');
-        out.into_bytes()
+        let several = judge.agents().len() > 1;
+        CrawlRows::new(format, several, explain).header()
     }
 
-    fn render(&self, out: &mut Vec<u8>, url: &[u8], line: usize) {
+    /// Writes the rows of the chunk's line at `line`, one per agent.
+    fn render(&mut self, out: &mut Vec<u8>, url: &[u8], line: usize) {
         let agents = self.judge.agents();
         let n = agents.len();
-        for (a, agent) in agents.iter().enumerate() {
-            let i = line * n + a;
-            let v = self.verdicts[i];
-            let robots = v.fetch().and_then(|f| self.judge.fetches().get(f));
-            let rule = self.rules.get(i).copied().flatten();
-            let text = rule.map(|(_, s, e)| &self.texts[s..e]);
-            if self.format == Format::Jsonl {
-                out.extend_from_slice(b"{\"url\":");
-                push_json_string(out, url);
-                if n > 1 {
-                    out.extend_from_slice(b",\"agent\":");
-                    push_json_string(out, agent.as_bytes());
-                }
-                out.extend_from_slice(b",\"verdict\":\"");
-                out.extend_from_slice(v.name().as_bytes());
-                out.extend_from_slice(b"\",\"reason\":\"");
-                out.extend_from_slice(v.reason().name().as_bytes());
-                out.push(b'"');
-                if self.explain {
-                    out.extend_from_slice(b",\"robots\":");
-                    match robots {
-                        Some((name, _)) => {
-                            push_json_string(out, name.as_bytes())
-                        }
-                        None => out.extend_from_slice(b"null"),
-                    }
-                    out.extend_from_slice(b",\"line\":");
-                    match rule {
-                        Some((l, _, _)) => {
-                            out.extend_from_slice(l.to_string().as_bytes())
-                        }
-                        None => out.extend_from_slice(b"null"),
-                    }
-                    out.extend_from_slice(b",\"rule\":");
-                    match text {
-                        Some(t) => push_json_string(out, t),
-                        None => out.extend_from_slice(b"null"),
-                    }
-                }
-                out.extend_from_slice(b"}\n");
-                continue;
+        let verdicts = &self.verdicts[line * n..(line + 1) * n];
+        // The same key for the same agent, verdict and reason.
+        let key = |a: usize| {
+            let v = verdicts[a];
+            (v.reason().index() * 3 + slot(v.allowed())) * n + a
+        };
+        let (judge, rules, texts) = (self.judge, &self.rules, &self.texts);
+        let cell = |a: usize| {
+            let v = verdicts[a];
+            let rule = rules.get(line * n + a).copied().flatten();
+            Cell {
+                agent: &agents[a],
+                verdict: v.name(),
+                reason: v.reason().name(),
+                line: rule.map(|(l, _, _)| l),
+                rule: rule.map(|(_, s, e)| &texts[s..e]),
+                group: None,
+                robots: judge.robots_of(v),
             }
-            let sep = separator(self.format);
-            push_field(self.format, out, url);
-            if n > 1 {
-                out.push(sep);
-                push_field(self.format, out, agent.as_bytes());
-            }
-            out.push(sep);
-            out.extend_from_slice(v.name().as_bytes());
-            out.push(sep);
-            out.extend_from_slice(v.reason().name().as_bytes());
-            if self.explain {
-                out.push(sep);
-                if let Some((name, _)) = robots {
-                    push_field(self.format, out, name.as_bytes());
-                }
-                out.push(sep);
-                if let Some((l, _, _)) = rule {
-                    out.extend_from_slice(l.to_string().as_bytes());
-                }
-                out.push(sep);
-                if let Some(t) = text {
-                    push_field(self.format, out, t);
-                }
-            }
-            out.push(b'\n');
-        }
+        };
+        self.rows.push_rows(out, url, n, key, cell);
     }
 }
 
@@ -272,13 +211,15 @@ impl ChunkWorker for CrawlWorker<'_> {
             }
             let matchers = self.scratch.current_matchers();
             for (a, v) in self.one.iter().enumerate() {
-                let CrawlReason::Robots(Reason::Rule(k)) = v.reason() else {
+                let CrawlReason::Robots(reason) = v.reason() else {
                     continue;
                 };
                 let Some(m) = matchers.and_then(|m| m.get(a)) else {
                     continue;
                 };
-                let rule = &m.rules()[k as usize];
+                let Some(rule) = m.explain(reason).rule() else {
+                    continue;
+                };
                 let s = self.texts.len();
                 self.texts.extend_from_slice(rule.text());
                 self.rules[i * n + a] =
@@ -287,7 +228,8 @@ impl ChunkWorker for CrawlWorker<'_> {
         }
         // Render in input order.
         out.clear();
-        for (i, &(start, end, _)) in self.lines.iter().enumerate() {
+        for i in 0..self.lines.len() {
+            let (start, end, _) = self.lines[i];
             stats.count_line();
             for (a, v) in self.verdicts[i * n..(i + 1) * n].iter().enumerate()
             {
