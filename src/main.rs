@@ -35,7 +35,7 @@ fn run(command: cli::Command) -> anyhow::Result<ExitCode> {
         cli::Command::Run(args) => {
             cmd::default::run(cli::Config::from_args(args)?)
         }
-        cli::Command::Check(args) => cmd::single::run(args),
+        cli::Command::Check(args) => cmd::check::run(args),
         cli::Command::Lint(args) => cmd::lint::run(args),
         cli::Command::Crawl(args) => cmd::crawl::run(args),
         cli::Command::Generate(args) => {

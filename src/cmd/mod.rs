@@ -1,10 +1,10 @@
 //! The commands, one module each: `default` is the default command, which
-//! prints a verdict for every line of a file of URLs; `single` is the
-//! `check` subcommand, the verdicts of a few URLs given as arguments;
+//! prints a verdict for every line of a file of URLs; `check` is the
+//! subcommand of that name, the verdicts of a few URLs given as arguments;
 //! `lint` reports what to fix in a robots.txt; `crawl` judges a crawl log,
 //! each URL by its own origin's robots.txt.
 
+pub mod check;
 pub mod crawl;
 pub mod default;
 pub mod lint;
-pub mod single;
