@@ -79,7 +79,7 @@ impl<R: Render> ChunkWorker for Worker<'_, R> {
             // fill, nor aliases to look up.
             for line in UrlLines::new(chunk) {
                 let verdict = m.verdict_scanned(&line, scratch);
-                emit(
+                write_row(
                     render,
                     &mut stats,
                     &line,
@@ -106,7 +106,7 @@ impl<R: Render> ChunkWorker for Worker<'_, R> {
                     };
                     verdicts.push(verdict);
                 }
-                emit(render, &mut stats, &line, verdicts)?;
+                write_row(render, &mut stats, &line, verdicts)?;
             }
         }
         out.clear();
@@ -122,7 +122,7 @@ impl<R: Render> ChunkWorker for Worker<'_, R> {
 /// loops over the list and the row's writing goes through the general
 /// checks.
 #[inline(always)]
-pub(super) fn emit<R: Render>(
+pub(super) fn write_row<R: Render>(
     render: &mut R,
     stats: &mut Stats,
     line: &UrlLine<'_>,

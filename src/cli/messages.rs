@@ -13,18 +13,18 @@ use std::io::{self, Write};
 /// Prints one message line to standard error.
 macro_rules! message {
     ($($tt:tt)*) => {
-        $crate::cli::emit(format_args!($($tt)*))
+        $crate::cli::message_line(format_args!($($tt)*))
     };
 }
 
 /// Writes `robots-batch: {args}` and a newline to standard error.
-pub fn emit(args: fmt::Arguments<'_>) {
-    emit_raw(format_args!("robots-batch: {args}"));
+pub fn message_line(args: fmt::Arguments<'_>) {
+    message_line_raw(format_args!("robots-batch: {args}"));
 }
 
 /// Writes `{args}` and a newline to standard error, without the prefix:
 /// for a line that tools read, such as `--stats=json`.
-pub fn emit_raw(args: fmt::Arguments<'_>) {
+pub fn message_line_raw(args: fmt::Arguments<'_>) {
     // N.B. The stdout lock is reentrant, so this is safe to call while the
     // same thread holds it.
     let _stdout = io::stdout().lock();

@@ -24,7 +24,7 @@ pub use self::config::{
 pub use self::crawlargs::{AssumeArg, CrawlArgs, MissingArg};
 pub use self::generate::{generate, GenerateArgs};
 pub use self::input::{read_head, Compression};
-pub use self::messages::{emit, emit_raw};
+pub use self::messages::{message_line, message_line_raw};
 pub use self::sigbus::exit_on_sigbus;
 pub use self::subargs::{CheckArgs, LintArgs, LintFormat};
 

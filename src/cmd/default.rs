@@ -377,7 +377,7 @@ pub(crate) fn print_stats(
                 });
             object["agents"] = agents.collect();
         }
-        crate::cli::emit_raw(format_args!("{object}"));
+        crate::cli::message_line_raw(format_args!("{object}"));
         return;
     }
     let counts = match (per_agent, stats.unknown()) {
