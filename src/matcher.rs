@@ -2,7 +2,7 @@
 
 use crate::dialect::Dialect;
 use crate::engine::{
-    Engine, EngineCache, EngineKind, Limits, Pattern, Syntax,
+    Engine, EngineKind, EngineScratch, Limits, Pattern, Syntax,
 };
 use crate::robots::Robots;
 use crate::rules::{GroupMatch, Rule, RuleSet};
@@ -117,7 +117,7 @@ impl<'a> Explanation<'a> {
 #[derive(Clone, Debug)]
 pub struct Scratch {
     path: Vec<u8>,
-    cache: EngineCache,
+    engine: EngineScratch,
 }
 
 /// Builds [`Matcher`]s. Every limit is bounded by default.
@@ -318,7 +318,7 @@ impl Matcher {
     pub fn scratch(&self) -> Scratch {
         Scratch {
             path: Vec::with_capacity(256),
-            cache: self.engine.new_cache(),
+            engine: self.engine.new_scratch(),
         }
     }
 
@@ -379,9 +379,9 @@ impl Matcher {
     /// anything: every line gets a verdict).
     #[inline]
     pub fn verdict(&self, url: &[u8], scratch: &mut Scratch) -> Verdict {
-        let Scratch { path, cache } = scratch;
+        let Scratch { path, engine } = scratch;
         let path = self.rules.dialect().path(url, path);
-        self.decide(path, cache)
+        self.decide(path, engine)
     }
 
     /// The verdict for a line whose path
@@ -392,12 +392,12 @@ impl Matcher {
         line: &UrlLine<'_>,
         scratch: &mut Scratch,
     ) -> Verdict {
-        let Scratch { path, cache } = scratch;
+        let Scratch { path, engine } = scratch;
         let path = self
             .rules
             .dialect()
             .path_of(line.path, line.flags, line.short, path);
-        self.decide(path, cache)
+        self.decide(path, engine)
     }
 
     /// The verdict for a path already extracted and normalised with
@@ -422,12 +422,12 @@ impl Matcher {
     /// ```
     #[inline]
     pub fn verdict_path(&self, path: &[u8], scratch: &mut Scratch) -> Verdict {
-        self.decide(path, &mut scratch.cache)
+        self.decide(path, &mut scratch.engine)
     }
 
     /// The one place a verdict is decided, from the matched path.
     #[inline]
-    fn decide(&self, path: &[u8], cache: &mut EngineCache) -> Verdict {
+    fn decide(&self, path: &[u8], engine: &mut EngineScratch) -> Verdict {
         let dialect = self.rules.dialect();
         if matches!(dialect, Dialect::Rfc9309 | Dialect::Draft1996)
             && path == b"/robots.txt"
@@ -440,7 +440,7 @@ impl Matcher {
         if *self.rules.group() == GroupMatch::None {
             return Verdict { allowed: true, reason: Reason::NoGroup };
         }
-        match self.engine.find(path, cache) {
+        match self.engine.find(path, engine) {
             None => Verdict { allowed: true, reason: Reason::NoMatchingRule },
             Some(id) => {
                 let (rule, allowed) = self.pattern_rule[id as usize];

@@ -129,9 +129,9 @@ pub(crate) enum Engine {
 
 /// Per-thread mutable state an engine needs while it scans.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct EngineCache {
+pub(crate) struct EngineScratch {
     lazy: Option<regex_automata::hybrid::dfa::Cache>,
-    naive: naive::NaiveCache,
+    naive: naive::NaiveScratch,
     trie: TrieScratch,
 }
 
@@ -207,13 +207,13 @@ impl Engine {
         }
     }
 
-    pub(crate) fn new_cache(&self) -> EngineCache {
-        EngineCache {
+    pub(crate) fn new_scratch(&self) -> EngineScratch {
+        EngineScratch {
             lazy: match self {
                 Engine::Lazy(e) => Some(e.new_cache()),
                 _ => None,
             },
-            naive: naive::NaiveCache::default(),
+            naive: naive::NaiveScratch::default(),
             trie: TrieScratch::default(),
         }
     }
@@ -223,16 +223,16 @@ impl Engine {
     pub(crate) fn find(
         &self,
         path: &[u8],
-        cache: &mut EngineCache,
+        scratch: &mut EngineScratch,
     ) -> Option<u32> {
         let id = match self {
             Engine::Empty => NONE,
-            Engine::Naive(e) => e.find(path, &mut cache.naive),
+            Engine::Naive(e) => e.find(path, &mut scratch.naive),
             Engine::Scan(e) => e.find(path),
-            Engine::Trie(e) => e.find(path, &mut cache.trie),
+            Engine::Trie(e) => e.find(path, &mut scratch.trie),
             Engine::Dense(e) => e.find_from(path, NONE),
             Engine::Lazy(e) => {
-                let cache = cache.lazy.get_or_insert_with(|| e.new_cache());
+                let cache = scratch.lazy.get_or_insert_with(|| e.new_cache());
                 e.find(path, cache)
             }
         };

@@ -15,7 +15,7 @@ pub(crate) struct NaiveEngine {
 /// Reused position sets, so a scan allocates only when a longer pattern
 /// than any before comes along.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct NaiveCache {
+pub(crate) struct NaiveScratch {
     cur: Vec<bool>,
     next: Vec<bool>,
 }
@@ -36,11 +36,11 @@ impl NaiveEngine {
     }
 
     /// The first pattern (in priority order) that matches a prefix of `path`.
-    pub(crate) fn find(&self, path: &[u8], cache: &mut NaiveCache) -> u32 {
+    pub(crate) fn find(&self, path: &[u8], scratch: &mut NaiveScratch) -> u32 {
         for (id, p) in self.patterns.iter().enumerate() {
             let hit = match p.syntax {
                 Syntax::Literal => path.starts_with(&p.bytes),
-                Syntax::Glob => glob_matches_prefix(&p.bytes, path, cache),
+                Syntax::Glob => glob_matches_prefix(&p.bytes, path, scratch),
             };
             if hit {
                 return id as u32;
@@ -55,7 +55,7 @@ impl NaiveEngine {
 pub(crate) fn glob_matches_prefix(
     pattern: &[u8],
     path: &[u8],
-    cache: &mut NaiveCache,
+    scratch: &mut NaiveScratch,
 ) -> bool {
     let (body, anchored) = match pattern.split_last() {
         Some((b'$', body)) => (body, true),
@@ -63,7 +63,7 @@ pub(crate) fn glob_matches_prefix(
     };
     let m = body.len();
     // Position j means "body[..j] has matched the bytes read so far".
-    let NaiveCache { cur, next } = cache;
+    let NaiveScratch { cur, next } = scratch;
     cur.clear();
     cur.resize(m + 1, false);
     next.clear();
@@ -114,7 +114,7 @@ mod tests {
         glob_matches_prefix(
             pattern.as_bytes(),
             path.as_bytes(),
-            &mut NaiveCache::default(),
+            &mut NaiveScratch::default(),
         )
     }
 
