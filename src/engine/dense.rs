@@ -5,7 +5,7 @@
 //! classes, bounded by size limits). We then walk the DFA once from its
 //! start state and copy it into our own table, adding two numbers per state:
 //!
-//! * `emit`: the lowest pattern ID among the matches the state reports
+//! * `tag`: the lowest pattern ID among the matches the state reports
 //!   (regex-automata reports a match one byte late, on the state entered
 //!   after the match's last byte; the end-of-input transition reports
 //!   matches that end at the end of the path);
@@ -31,7 +31,7 @@ use super::pattern::{Pattern, NONE};
 #[derive(Clone, Copy, Debug)]
 struct StateInfo {
     /// Lowest pattern ID reported on entering this state.
-    emit: u32,
+    tag: u32,
     /// Lowest pattern ID reachable after this state.
     bound: u32,
 }
@@ -104,7 +104,7 @@ impl DenseDfa {
         let mut index: HashMap<StateID, u32> = HashMap::new();
         let mut order: Vec<StateID> = vec![StateID::ZERO];
         let mut trans: Vec<u32> = vec![0; stride];
-        let mut info = vec![StateInfo { emit: NONE, bound: NONE }];
+        let mut info = vec![StateInfo { tag: NONE, bound: NONE }];
         let mut eoi = vec![NONE];
         let mut lookup = |id: StateID,
                           order: &mut Vec<StateID>,
@@ -125,7 +125,7 @@ impl DenseDfa {
             order.push(id);
             trans.extend(std::iter::repeat_n(0, stride));
             info.push(StateInfo {
-                emit: min_pattern(dfa, id, ids),
+                tag: min_pattern(dfa, id, ids),
                 bound: NONE,
             });
             Ok(i)
@@ -172,7 +172,7 @@ impl DenseDfa {
     pub(crate) fn find_from(&self, path: &[u8], best: u32) -> u32 {
         let mut s = self.start;
         let start = self.info[(s >> self.stride2) as usize];
-        let mut best = best.min(start.emit);
+        let mut best = best.min(start.tag);
         if best <= start.bound {
             return best;
         }
@@ -183,7 +183,7 @@ impl DenseDfa {
             s = self.trans
                 [(s as usize) + usize::from(self.classes[usize::from(b)])];
             let info = self.info[(s >> self.stride2) as usize];
-            best = best.min(info.emit);
+            best = best.min(info.tag);
             if best <= info.bound {
                 return best;
             }
@@ -221,7 +221,7 @@ fn bounds(
         let mut b = eoi[s];
         for &to in row {
             let t = (to >> stride2) as usize;
-            b = b.min(info[t].emit);
+            b = b.min(info[t].tag);
             let p = preds[t].last().copied();
             if p != Some(s as u32) {
                 preds[t].push(s as u32);

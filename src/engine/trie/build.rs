@@ -15,8 +15,8 @@ use crate::engine::pattern::{split, Pattern, Rest, Syntax, NONE};
 #[derive(Default)]
 pub(super) struct TmpNode {
     children: Vec<(u8, u32)>,
-    emit: u32,
-    emit_end: u32,
+    tag: u32,
+    tag_end: u32,
     tails: Vec<(u32, Pattern<'static>)>,
     /// The node's parent (the root is its own), the byte that leads to it
     /// from there, and its depth: the length of its prefix.
@@ -29,7 +29,7 @@ impl TrieEngine {
     /// Compiles `patterns`, whose index is their priority tag.
     pub(crate) fn new(patterns: &[Pattern]) -> Result<TrieEngine, String> {
         let mut tmp =
-            vec![TmpNode { emit: NONE, emit_end: NONE, ..Default::default() }];
+            vec![TmpNode { tag: NONE, tag_end: NONE, ..Default::default() }];
         // The tails already at each node: a tail met again (a rule
         // repeated, or spelt with more stars) can never beat the first,
         // whose tag is lower, so it is left out; hostile files repeat one
@@ -47,8 +47,8 @@ impl TrieEngine {
                         let child = tmp.len();
                         let depth = tmp[node].depth + 1;
                         tmp.push(TmpNode {
-                            emit: NONE,
-                            emit_end: NONE,
+                            tag: NONE,
+                            tag_end: NONE,
                             parent: node as u32,
                             byte: b,
                             depth,
@@ -61,8 +61,8 @@ impl TrieEngine {
             }
             let n = &mut tmp[node];
             match rest {
-                Rest::Nothing => n.emit = n.emit.min(id),
-                Rest::End => n.emit_end = n.emit_end.min(id),
+                Rest::Nothing => n.tag = n.tag.min(id),
+                Rest::End => n.tag_end = n.tag_end.min(id),
                 Rest::Tail(tail) => {
                     let tail = tail.into_owned();
                     if seen.insert((node, tail.clone())) {
@@ -98,8 +98,8 @@ impl TrieEngine {
             trie.nodes.push(TrieNode {
                 first_child: trie.child_bytes.len() as u32,
                 child_len: t.children.len() as u32,
-                emit: t.emit,
-                emit_end: t.emit_end,
+                tag: t.tag,
+                tag_end: t.tag_end,
                 tail,
                 bound: NONE,
                 skip_start: 0,
@@ -117,7 +117,7 @@ impl TrieEngine {
             let n = &trie.nodes[i];
             // The node's own tails: its automaton may hold upper ones.
             let own = tmp[i].tails.iter().map(|t| t.0).min().unwrap_or(NONE);
-            let mut bound = n.emit.min(n.emit_end).min(own);
+            let mut bound = n.tag.min(n.tag_end).min(own);
             let children =
                 n.first_child as usize..(n.first_child + n.child_len) as usize;
             for &c in &trie.child_nodes[children] {

@@ -28,9 +28,9 @@ pub(super) struct Node {
     /// node of its own).
     pub(super) skip_len: u16,
     /// Lowest tag of a pattern that is exactly this node's prefix.
-    pub(super) emit: u32,
+    pub(super) tag: u32,
     /// Lowest tag of a pattern that is this prefix followed by `$`.
-    pub(super) emit_end: u32,
+    pub(super) tag_end: u32,
     /// Index into `tails`, or `NONE`.
     pub(super) tail: u32,
     /// Lowest tag of any pattern at or below this node.
@@ -56,8 +56,8 @@ pub(super) struct TrieNode {
     /// node's, sorted by byte.
     pub(super) first_child: u32,
     pub(super) child_len: u32,
-    pub(super) emit: u32,
-    pub(super) emit_end: u32,
+    pub(super) tag: u32,
+    pub(super) tag_end: u32,
     pub(super) tail: u32,
     pub(super) bound: u32,
     /// The chain this node starts, if any (`skip_len` > 0): its bytes in
@@ -115,7 +115,7 @@ impl Trie {
     /// crosses the chain with one comparison.
     pub(super) fn compress_chains(&mut self) {
         let has_payload = |n: &TrieNode| {
-            n.emit != NONE || n.emit_end != NONE || n.tail != NONE
+            n.tag != NONE || n.tag_end != NONE || n.tail != NONE
         };
         let mut stack = vec![0u32];
         while let Some(i) = stack.pop() {
@@ -226,8 +226,8 @@ impl Trie {
                 first_child,
                 child_len,
                 skip_len: n.skip_len as u16,
-                emit: n.emit,
-                emit_end: n.emit_end,
+                tag: n.tag,
+                tag_end: n.tag_end,
                 tail: n.tail,
                 bound: n.bound,
                 link,
@@ -235,7 +235,7 @@ impl Trie {
         }
         let root = &engine.nodes[0];
         let bare =
-            root.emit == NONE && root.emit_end == NONE && root.tail == NONE;
+            root.tag == NONE && root.tag_end == NONE && root.tail == NONE;
         if bare && root.skip_len == 1 {
             let byte = engine.skip_bytes[root.link as usize];
             engine.lead = Some((byte, root.first_child));

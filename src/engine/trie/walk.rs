@@ -108,9 +108,9 @@ impl TrieEngine {
             if best <= node.bound {
                 return Some(best);
             }
-            best = best.min(node.emit);
+            best = best.min(node.tag);
             if pos == path.len() {
-                best = best.min(node.emit_end);
+                best = best.min(node.tag_end);
             }
             if node.tail != NONE && !met.note(node.tail, pos as u32) {
                 return None;
