@@ -110,7 +110,7 @@ pub use crate::dialect::normalize_pattern;
 pub use crate::dialect::Dialect;
 pub use crate::engine::EngineKind;
 pub use crate::error::{Error, ErrorKind};
-pub use crate::lint::{Finding, GroupInfo, Lint, Record};
+pub use crate::lint::{Directive, Finding, GroupInfo, Lint};
 pub use crate::matcher::{
     Explanation, Matcher, MatcherBuilder, Reason, Scratch, Verdict,
 };

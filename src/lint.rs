@@ -33,9 +33,10 @@ pub struct GroupInfo {
     pub rules: usize,
 }
 
-/// A sitemap or crawl-delay line.
+/// A line that is neither a rule nor a `User-agent` line and that lint
+/// lists: a sitemap or a crawl-delay.
 #[derive(Clone, Debug, Eq, PartialEq)]
-pub struct Record {
+pub struct Directive {
     /// Its line.
     pub line: u32,
     /// Its value, as written.
@@ -52,9 +53,9 @@ pub struct Lint {
     /// The groups, in file order.
     pub groups: Vec<GroupInfo>,
     /// The sitemap lines.
-    pub sitemaps: Vec<Record>,
+    pub sitemaps: Vec<Directive>,
     /// The crawl-delay lines.
-    pub crawl_delays: Vec<Record>,
+    pub crawl_delays: Vec<Directive>,
 }
 
 /// Keys that some crawlers read but RFC 9309 does not define, and what
@@ -183,7 +184,7 @@ impl Lint {
                         }),
                     }
                 }
-                LineKind::Sitemap => sitemaps.push(Record {
+                LineKind::Sitemap => sitemaps.push(Directive {
                     line: n,
                     value: value.to_vec(),
                     agents: vec![],
@@ -191,7 +192,7 @@ impl Lint {
                 LineKind::Other => {
                     let key = robots.key(line).to_ascii_lowercase();
                     if key == b"crawl-delay" {
-                        crawl_delays.push(Record {
+                        crawl_delays.push(Directive {
                             line: n,
                             value: value.to_vec(),
                             agents: current(&groups),

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use robots_batch::{Lint, Record};
+use robots_batch::{Directive, Lint};
 use serde_json::json;
 
 use crate::cli::{read_robots, LintArgs, LintFormat};
@@ -71,7 +71,7 @@ fn human(name: &str, lint: &Lint) -> String {
 }
 
 fn json(name: &str, lint: &Lint) -> String {
-    let record = |r: &Record| {
+    let directive = |r: &Directive| {
         json!({
             "line": r.line,
             "value": lossy(&r.value),
@@ -90,9 +90,9 @@ fn json(name: &str, lint: &Lint) -> String {
             "agents": g.agents.iter().map(|a| lossy(a)).collect::<Vec<_>>(),
             "rules": g.rules,
         })).collect::<Vec<_>>(),
-        "sitemaps": lint.sitemaps.iter().map(record).collect::<Vec<_>>(),
+        "sitemaps": lint.sitemaps.iter().map(directive).collect::<Vec<_>>(),
         "crawl_delays":
-            lint.crawl_delays.iter().map(record).collect::<Vec<_>>(),
+            lint.crawl_delays.iter().map(directive).collect::<Vec<_>>(),
     });
     format!("{report}\n")
 }
