@@ -4,7 +4,15 @@
 use std::io::{self, Read};
 use std::ops::Deref;
 
-use super::{Stats, MAX_LINE_BYTES};
+use super::stats::Stats;
+
+/// The longest line judged whole: 8 MiB, four times the longest URL a
+/// browser accepts. A longer line still gets its row, holding and judged
+/// on its first `MAX_LINE_BYTES` bytes (counted in
+/// [`Stats::cut_lines`]), and the rest is read past without being kept,
+/// so that a stream's memory stays bounded whatever its lines. Chunks are
+/// at most this long too (see [`BatchBuilder::chunk_size`](crate::BatchBuilder::chunk_size)).
+pub const MAX_LINE_BYTES: usize = 8 << 20;
 
 /// A chunk of whole lines: borrowed from a slice or a memory map, or read
 /// into a buffer of its own.
@@ -52,15 +60,6 @@ pub(super) fn push_cut(
     buf.extend_from_slice(&line[..MAX_LINE_BYTES]);
     if ended {
         buf.push(b'\n');
-    }
-}
-
-impl Stats {
-    /// Counts a line cut at [`MAX_LINE_BYTES`] and the `skipped` bytes read
-    /// past after the cut.
-    fn count_cut(&mut self, skipped: usize) {
-        self.cut += 1;
-        self.bytes += skipped as u64;
     }
 }
 

@@ -63,12 +63,18 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
 
 mod chunks;
+mod render;
+mod stats;
 mod worker;
+
+pub use self::chunks::MAX_LINE_BYTES;
+pub(crate) use self::render::{for_each_line, ChunkWorker};
+pub use self::render::{PlainLine, Render, Sink};
+pub use self::stats::Stats;
 
 use self::chunks::{Chunk, Chunks, ReadChunks, SliceChunks};
 use self::worker::Worker;
-use crate::matcher::{Matcher, Verdict};
-use crate::url::block::ShortLine;
+use crate::matcher::Matcher;
 
 /// The default chunk size: 1 MiB, unless that would put more than
 /// [`MAX_IN_FLIGHT_BYTES`] of input in flight (see
@@ -87,14 +93,6 @@ const MAX_IN_FLIGHT_BYTES: usize = 8 << 20;
 /// (one more than the threads) stay within memory; a larger number is an
 /// error from [`BatchBuilder::build`], not a failure to spawn threads.
 pub const MAX_THREADS: usize = 1024;
-
-/// The longest line judged whole: 8 MiB, four times the longest URL a
-/// browser accepts. A longer line still gets its row, holding and judged
-/// on its first `MAX_LINE_BYTES` bytes (counted in
-/// [`Stats::cut_lines`]), and the rest is read past without being kept,
-/// so that a stream's memory stays bounded whatever its lines. Chunks are
-/// at most this long too (see [`BatchBuilder::chunk_size`]).
-pub const MAX_LINE_BYTES: usize = 8 << 20;
 
 /// The smallest chunk the default chunk size shrinks to: a few thousand
 /// URLs, enough to make the cost of a task and a write negligible.
@@ -193,187 +191,6 @@ impl MmapChoice {
                 None
             }
         }
-    }
-}
-
-/// Turns the lines of one chunk and their verdicts into output bytes.
-///
-/// Each worker thread makes its own with the factory given to
-/// [`Batch::run_file`] and friends, and keeps it for the whole run: a
-/// renderer may hold buffers that it reuses from chunk to chunk.
-pub trait Render: Send {
-    /// Renders one line: `url` is the line's bytes (without its line
-    /// terminator), `verdicts` holds one verdict per matcher, in the order
-    /// the matchers were given.
-    fn line(&mut self, url: &[u8], verdicts: &[Verdict]) -> io::Result<()>;
-
-    /// Renders one line, as [`Render::line`] does, whose bytes are known
-    /// to be plain (see [`PlainLine`]): a renderer may copy them without
-    /// looking. The default renders `line.as_bytes()` with
-    /// [`Render::line`].
-    #[inline]
-    fn plain_line(
-        &mut self,
-        line: PlainLine<'_>,
-        verdicts: &[Verdict],
-    ) -> io::Result<()> {
-        self.line(line.as_bytes(), verdicts)
-    }
-
-    /// Ends a chunk: moves everything rendered since the previous call into
-    /// `out`, which is empty on entry (its capacity may be reused).
-    fn finish(&mut self, out: &mut Vec<u8>) -> io::Result<()>;
-}
-
-/// A line whose bytes are all *plain*: from 0x20 to 0x7E, and none of
-/// `,`, `"` and `\`. No output format quotes or escapes such bytes. The
-/// batch finds this out for free while it looks for the line's path, and
-/// hands such lines to [`Render::plain_line`]; only the batch makes them.
-#[derive(Clone, Copy, Debug)]
-pub struct PlainLine<'a> {
-    text: &'a [u8],
-    /// The line in its block, when it has one: the CSV writer copies it
-    /// at once.
-    short: Option<ShortLine<'a>>,
-}
-
-impl<'a> PlainLine<'a> {
-    /// The line's bytes, without its line terminator.
-    #[inline]
-    pub fn as_bytes(&self) -> &'a [u8] {
-        self.text
-    }
-
-    /// The line in its block, when it has one.
-    #[inline]
-    pub(crate) fn short(&self) -> Option<ShortLine<'a>> {
-        self.short
-    }
-}
-
-/// Receives the rendered chunks, in input order, on the thread that called
-/// [`Batch::run_file`] (or its siblings).
-///
-/// Any `FnMut(&[u8], &Stats) -> io::Result<()>` is a sink. An error stops
-/// the run: no further chunk is read or rendered, and the error is what the
-/// run returns.
-pub trait Sink {
-    /// Handles one chunk's rendered bytes; `total` counts every line up to
-    /// and including this chunk.
-    fn chunk(&mut self, rendered: &[u8], total: &Stats) -> io::Result<()>;
-}
-
-impl<F> Sink for F
-where
-    F: FnMut(&[u8], &Stats) -> io::Result<()>,
-{
-    fn chunk(&mut self, rendered: &[u8], total: &Stats) -> io::Result<()> {
-        self(rendered, total)
-    }
-}
-
-/// A worker thread's state for a run of [`Batch::run_file_with`] and its
-/// siblings: it judges and renders the lines of one chunk at a time.
-///
-/// The `run_*` methods that take matchers use a worker that gives every
-/// line one [`Verdict`] per matcher; crawl-log mode brings its own
-/// ([`crawl::CrawlWorker`](crate::crawl::CrawlWorker)).
-pub(crate) trait ChunkWorker: Send {
-    /// Judges and renders every line of `chunk` (whole lines, the last
-    /// one maybe without its terminator) into `out`, which is empty on
-    /// entry, and counts them.
-    fn run(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> io::Result<Stats>;
-}
-
-/// Calls `f` with every line of `chunk`, without its `\n` or `\r\n`
-/// terminator; a last line without a terminator counts too.
-pub(crate) fn for_each_line<'c, E>(
-    chunk: &'c [u8],
-    mut f: impl FnMut(&'c [u8]) -> Result<(), E>,
-) -> Result<(), E> {
-    let mut start = 0;
-    for end in memchr::memchr_iter(b'\n', chunk) {
-        let text = &chunk[start..end];
-        f(text.strip_suffix(b"\r").unwrap_or(text))?;
-        start = end + 1;
-    }
-    if start < chunk.len() {
-        f(&chunk[start..])?;
-    }
-    Ok(())
-}
-
-/// Counts of a run (or of part of one).
-#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
-pub struct Stats {
-    lines: u64,
-    bytes: u64,
-    allowed: u64,
-    disallowed: u64,
-    unknown: u64,
-    cut: u64,
-}
-
-impl Stats {
-    /// Counts of `bytes` of input, with nothing judged yet; the `count_*`
-    /// methods add to them.
-    pub(crate) fn of_bytes(bytes: usize) -> Stats {
-        Stats { bytes: bytes as u64, ..Stats::default() }
-    }
-
-    /// Counts one line.
-    pub(crate) fn count_line(&mut self) {
-        self.lines += 1;
-    }
-
-    /// Counts one verdict: allowed, disallowed, or (crawl-log mode)
-    /// unknown.
-    pub(crate) fn count_verdict(&mut self, allowed: Option<bool>) {
-        match allowed {
-            Some(true) => self.allowed += 1,
-            Some(false) => self.disallowed += 1,
-            None => self.unknown += 1,
-        }
-    }
-
-    /// `unknown` verdicts (crawl-log mode: no robots.txt, no host).
-    pub fn unknown(&self) -> u64 {
-        self.unknown
-    }
-
-    /// Lines read (one verdict per matcher each).
-    pub fn lines(&self) -> u64 {
-        self.lines
-    }
-
-    /// Bytes of input read, line terminators included.
-    pub fn bytes(&self) -> u64 {
-        self.bytes
-    }
-
-    /// `allowed` verdicts, over all matchers.
-    pub fn allowed(&self) -> u64 {
-        self.allowed
-    }
-
-    /// `disallowed` verdicts, over all matchers.
-    pub fn disallowed(&self) -> u64 {
-        self.disallowed
-    }
-
-    /// Lines longer than [`MAX_LINE_BYTES`], whose rows hold and were
-    /// judged on their first `MAX_LINE_BYTES` bytes.
-    pub fn cut_lines(&self) -> u64 {
-        self.cut
-    }
-
-    fn add(&mut self, other: &Stats) {
-        self.lines += other.lines;
-        self.bytes += other.bytes;
-        self.allowed += other.allowed;
-        self.disallowed += other.disallowed;
-        self.unknown += other.unknown;
-        self.cut += other.cut;
     }
 }
 
@@ -757,7 +574,7 @@ struct Done<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Dialect, Robots};
+    use crate::{Dialect, Robots, Verdict};
 
     /// Renders `url<TAB>verdict\n`, to check the pipeline without CSV.
     struct Plain(Vec<u8>);

@@ -3,7 +3,8 @@
 
 use std::io;
 
-use super::{ChunkWorker, PlainLine, Render, Stats};
+use super::render::{ChunkWorker, PlainLine, Render};
+use super::stats::Stats;
 use crate::dialect::Dialect;
 use crate::matcher::{Matcher, Scratch, Verdict};
 use crate::url::lines::{UrlLine, UrlLines};
