@@ -1,0 +1,64 @@
+/*!
+Output formats: how a line and its verdicts become bytes.
+
+[`CsvRender`] writes RFC 4180 CSV (quoting as the csv crate does): one record per line,
+the line's bytes exactly as read in the first field (quoted only when they
+hold a comma, a quote, a CR or an LF; invalid UTF-8 and NUL bytes pass
+through untouched), then one verdict (`allowed` or `disallowed`) per
+matcher. It is the fastest renderer, and the command's default.
+
+A [`Table`] renders the general case: several agents side by side
+([`Layout::Wide`]) or one row per URL and agent ([`Layout::Long`]), the
+reasons for each verdict ([`TableBuilder::explain`]), as CSV, TSV or JSON
+lines ([`Format`]). Everything that does not depend on the URL (each
+agent's cells, each rule's explanation) is rendered once when the table
+is built, so that a row costs the URL's bytes and a few copies.
+
+An [`EmitRender`] prints only the lines with one verdict, for pipelines,
+and a [`CountRender`] only counts verdicts per matcher.
+*/
+
+mod count;
+mod csv;
+mod emit;
+mod explain;
+mod fields;
+mod rows;
+mod table;
+
+pub(crate) use self::count::slot;
+pub use self::count::{CountRender, Counts, TallyRender};
+pub use self::csv::CsvRender;
+pub use self::emit::EmitRender;
+pub(crate) use self::rows::{Cell, CrawlRows};
+pub use self::table::{Table, TableBuilder, TableRender};
+
+/// The syntax of a [`Table`]'s rows.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub enum Format {
+    /// RFC 4180 CSV: fields holding a comma, a quote, a CR or an LF are
+    /// quoted, other bytes pass through untouched. The default.
+    #[default]
+    Csv,
+    /// Tab-separated values: a tab, a CR, an LF or a backslash inside a
+    /// field is written `\t`, `\r`, `\n` or `\\`; other bytes pass
+    /// through untouched.
+    Tsv,
+    /// One JSON object per line. JSON strings are Unicode: bytes that are
+    /// not UTF-8 are written as U+FFFD.
+    Jsonl,
+}
+
+/// How a [`Table`] lays out the verdicts of several agents.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub enum Layout {
+    /// One verdict column named `verdict` (for one agent; with several it
+    /// is [`Layout::Wide`]). The default.
+    #[default]
+    Single,
+    /// One row per URL, one column per agent, named after it.
+    Wide,
+    /// One row per URL and agent: `url,agent,verdict`, the agents in the
+    /// order given.
+    Long,
+}

@@ -1,0 +1,401 @@
+//! Columns, cells and rows: the parts of a table's rows and of crawl
+//! mode's rows.
+
+use super::fields::{push_field, push_json_string, push_number, separator};
+use super::Format;
+use crate::matcher::{Explanation, Verdict};
+use crate::rules::Rule;
+
+/// A column of a row, after its URL. Every table, and crawl mode's rows,
+/// are made of these, so that each value is written one way in each
+/// [`Format`] (by [`Cell::push`]).
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub(super) enum Column {
+    /// The agent's name.
+    Agent,
+    /// `allowed`, `disallowed` or (crawl mode) `unknown`.
+    Verdict,
+    /// The deciding rule's line number.
+    Line,
+    /// The deciding rule as written.
+    Rule,
+    /// The group the rules came from.
+    Group,
+    /// The reason's name.
+    Reason,
+    /// Crawl mode: the origin or host whose fetch decided.
+    Robots,
+}
+
+impl Column {
+    /// The column's name in headers, and its member's name in JSON
+    /// objects (there a literal in [`Cell::push`]).
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            Column::Agent => "agent",
+            Column::Verdict => "verdict",
+            Column::Line => "line",
+            Column::Rule => "rule",
+            Column::Group => "group",
+            Column::Reason => "reason",
+            Column::Robots => "robots",
+        }
+    }
+}
+
+/// The columns that `--explain` adds after each verdict of a table.
+pub(super) const EXPLAINED: [Column; 4] =
+    [Column::Line, Column::Rule, Column::Group, Column::Reason];
+
+/// One agent's part of a row: the value of each [`Column`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Cell<'a> {
+    pub(crate) agent: &'a str,
+    pub(crate) verdict: &'static str,
+    pub(crate) reason: &'static str,
+    pub(crate) line: Option<u32>,
+    pub(crate) rule: Option<&'a [u8]>,
+    pub(crate) group: Option<&'a [u8]>,
+    pub(crate) robots: Option<&'a str>,
+}
+
+impl<'a> Cell<'a> {
+    /// A matcher's verdict for `agent`, allowed or not, and why.
+    pub(super) fn explained(
+        agent: &'a str,
+        allowed: bool,
+        why: Explanation<'a>,
+    ) -> Cell<'a> {
+        Cell {
+            agent,
+            verdict: Verdict::name_of(allowed),
+            reason: why.reason().name(),
+            line: why.rule().map(Rule::line),
+            rule: why.rule().map(Rule::text),
+            group: why.group(),
+            robots: None,
+        }
+    }
+
+    /// Appends `column`: a separator, or for JSON the member's name
+    /// (`,"name":`), then the value as `format` writes it: text as a field
+    /// or a JSON string, a name (a plain word) and a number as they are,
+    /// the name in quotes for JSON, and a missing value as an empty field
+    /// or `null`.
+    #[inline]
+    fn push(&self, format: Format, out: &mut Vec<u8>, column: Column) {
+        let jsonl = format == Format::Jsonl;
+        // Each member's name is a literal, so that its copy is of a known
+        // size rather than a call.
+        let text = match column {
+            Column::Agent => {
+                start_column(format, out, b",\"agent\":");
+                Some(self.agent.as_bytes())
+            }
+            Column::Rule => {
+                start_column(format, out, b",\"rule\":");
+                self.rule
+            }
+            Column::Group => {
+                start_column(format, out, b",\"group\":");
+                self.group
+            }
+            Column::Robots => {
+                start_column(format, out, b",\"robots\":");
+                self.robots.map(str::as_bytes)
+            }
+            Column::Verdict | Column::Reason => {
+                let name = if column == Column::Verdict {
+                    start_column(format, out, b",\"verdict\":");
+                    self.verdict
+                } else {
+                    start_column(format, out, b",\"reason\":");
+                    self.reason
+                };
+                if jsonl {
+                    out.push(b'"');
+                }
+                out.extend_from_slice(name.as_bytes());
+                if jsonl {
+                    out.push(b'"');
+                }
+                return;
+            }
+            Column::Line => {
+                start_column(format, out, b",\"line\":");
+                match self.line {
+                    Some(n) => push_number(out, n),
+                    None if jsonl => out.extend_from_slice(b"null"),
+                    None => {}
+                }
+                return;
+            }
+        };
+        match text {
+            Some(text) if jsonl => push_json_string(out, text),
+            Some(text) => push_field(format, out, text),
+            None if jsonl => out.extend_from_slice(b"null"),
+            None => {}
+        }
+    }
+}
+
+/// Starts a column: its separator, or for JSON its `member` of the row's
+/// object.
+#[inline]
+fn start_column<const N: usize>(
+    format: Format,
+    out: &mut Vec<u8>,
+    member: &[u8; N],
+) {
+    if format == Format::Jsonl {
+        out.extend_from_slice(member);
+    } else {
+        out.push(separator(format));
+    }
+}
+
+/// Rows of one verdict each: the URL, then a [`Cell`]'s `columns`.
+#[derive(Clone, Debug)]
+pub(super) struct Rows {
+    pub(super) format: Format,
+    pub(super) columns: Vec<Column>,
+}
+
+impl Rows {
+    /// The header line: `url` and the columns' names (empty for JSON
+    /// Lines, which has none).
+    pub(super) fn header(&self) -> Vec<u8> {
+        let names = self.columns.iter().map(|c| c.name());
+        header_of(self.format, std::iter::once("url").chain(names))
+    }
+
+    /// Appends `cell`'s columns: each after a separator, or each as a
+    /// member `,"name":value` of the row's JSON object.
+    #[inline]
+    pub(super) fn push_cell(&self, out: &mut Vec<u8>, cell: &Cell<'_>) {
+        for &column in &self.columns {
+            cell.push(self.format, out, column);
+        }
+    }
+
+    /// JSON Lines: appends `cell`'s columns as an object of their own.
+    pub(super) fn push_object(&self, out: &mut Vec<u8>, cell: &Cell<'_>) {
+        debug_assert_eq!(self.format, Format::Jsonl);
+        out.push(b'{');
+        let at = out.len();
+        self.push_cell(out, cell);
+        // The first member's comma.
+        out.remove(at);
+        out.push(b'}');
+    }
+}
+
+/// Crawl mode's rows, one per URL and agent: `url,verdict,reason`, with
+/// `agent` after the URL when there are several agents, and with
+/// `explain` the deciding fetch and rule, `robots,line,rule`.
+///
+/// A row's agent, verdict and reason (its head) take few values: each head
+/// is rendered the first time it comes and copied after, as a table's
+/// cells are. The URL and the explanation are rendered per row.
+#[derive(Clone, Debug)]
+pub(crate) struct CrawlRows {
+    head: Rows,
+    tail: Rows,
+    /// The heads rendered so far, by their callers' keys (empty: not yet).
+    heads: Vec<Vec<u8>>,
+}
+
+impl CrawlRows {
+    /// Rows in `format`, with an `agent` column for `several` agents.
+    pub(crate) fn new(format: Format, several: bool, explain: bool) -> Self {
+        let mut head = vec![];
+        if several {
+            head.push(Column::Agent);
+        }
+        head.extend([Column::Verdict, Column::Reason]);
+        let mut tail = vec![];
+        if explain {
+            tail.extend([Column::Robots, Column::Line, Column::Rule]);
+        }
+        CrawlRows {
+            head: Rows { format, columns: head },
+            tail: Rows { format, columns: tail },
+            heads: vec![],
+        }
+    }
+
+    /// The header line (empty for JSON Lines, which has none).
+    pub(crate) fn header(&self) -> Vec<u8> {
+        let columns = self.head.columns.iter().chain(&self.tail.columns);
+        let names = columns.map(|c| c.name());
+        header_of(self.head.format, std::iter::once("url").chain(names))
+    }
+
+    /// Appends the rows of `url`, one for each agent `a` below `agents`,
+    /// each made of `cell(a)`. `key(a)` stands for that cell's head: the
+    /// same small number (heads are kept in a vector) for the same agent,
+    /// verdict and reason. `cell` is called only when a head is new or the
+    /// rows explain. The URL is written as a field once, then copied.
+    pub(crate) fn push_rows<'c>(
+        &mut self,
+        out: &mut Vec<u8>,
+        url: &[u8],
+        agents: usize,
+        key: impl Fn(usize) -> usize,
+        cell: impl Fn(usize) -> Cell<'c>,
+    ) {
+        let format = self.head.format;
+        let jsonl = format == Format::Jsonl;
+        let explain = !self.tail.columns.is_empty();
+        let mut field = 0..0;
+        for a in 0..agents {
+            if jsonl {
+                out.extend_from_slice(b"{\"url\":");
+            }
+            if a == 0 {
+                let at = out.len();
+                if jsonl {
+                    push_json_string(out, url);
+                } else {
+                    push_field(format, out, url);
+                }
+                field = at..out.len();
+            } else {
+                out.extend_from_within(field.clone());
+            }
+            let key = key(a);
+            if key >= self.heads.len() {
+                self.heads.resize(key + 1, vec![]);
+            }
+            let head = &mut self.heads[key];
+            if head.is_empty() || explain {
+                let cell = cell(a);
+                if head.is_empty() {
+                    self.head.push_cell(head, &cell);
+                }
+                out.extend_from_slice(head);
+                self.tail.push_cell(out, &cell);
+            } else {
+                out.extend_from_slice(head);
+            }
+            if jsonl {
+                out.extend_from_slice(b"}\n");
+            } else {
+                out.push(b'\n');
+            }
+        }
+    }
+}
+
+/// A header line of `names` (empty for JSON Lines, which has none).
+pub(super) fn header_of<'n>(
+    format: Format,
+    names: impl IntoIterator<Item = &'n str>,
+) -> Vec<u8> {
+    let mut header = vec![];
+    if format == Format::Jsonl {
+        return header;
+    }
+    for (i, name) in names.into_iter().enumerate() {
+        if i > 0 {
+            header.push(separator(format));
+        }
+        push_field(format, &mut header, name.as_bytes());
+    }
+    header.push(b'\n');
+    header
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cell with every value, some of them needing quotes.
+    fn full_cell(agent: &str) -> Cell<'_> {
+        Cell {
+            agent,
+            verdict: "disallowed",
+            reason: "rule",
+            line: Some(12),
+            rule: Some(b"Disallow: /x,\"y\""),
+            group: Some(b"*"),
+            robots: Some("https://a.com"),
+        }
+    }
+
+    /// Each column starts with its separator, or in JSON with its own
+    /// name as a member: the names the headers show.
+    #[test]
+    fn columns_start_with_their_names() {
+        let cell = full_cell("a");
+        let columns = [
+            Column::Agent,
+            Column::Verdict,
+            Column::Line,
+            Column::Rule,
+            Column::Group,
+            Column::Reason,
+            Column::Robots,
+        ];
+        for column in columns {
+            let mut out = vec![];
+            cell.push(Format::Jsonl, &mut out, column);
+            let member = format!(",\"{}\":", column.name());
+            assert!(out.starts_with(member.as_bytes()), "{column:?}");
+            for (format, sep) in [(Format::Csv, b','), (Format::Tsv, b'\t')] {
+                out.clear();
+                cell.push(format, &mut out, column);
+                assert_eq!(out[0], sep, "{column:?}");
+            }
+        }
+    }
+
+    /// Crawl rows copy each head after its first rendering, and the URL
+    /// for every agent after the first: the rows are those rendered anew.
+    #[test]
+    fn crawl_rows_copy_what_they_render() {
+        let unknown = Cell {
+            verdict: "unknown",
+            reason: "no-host",
+            line: None,
+            rule: None,
+            robots: None,
+            ..full_cell("b")
+        };
+        let cells = [full_cell("a"), unknown];
+        let url = b"/u,\"v\"";
+        for format in [Format::Csv, Format::Tsv, Format::Jsonl] {
+            for explain in [false, true] {
+                let mut rows = CrawlRows::new(format, true, explain);
+                let mut twice = vec![];
+                for _ in 0..2 {
+                    rows.push_rows(&mut twice, url, 2, |a| a, |a| cells[a]);
+                }
+                let mut once = vec![];
+                let mut fresh = CrawlRows::new(format, true, explain);
+                fresh.push_rows(&mut once, url, 2, |a| a, |a| cells[a]);
+                assert_eq!(twice, [&once[..], &once[..]].concat());
+            }
+        }
+        let mut out = CrawlRows::new(Format::Csv, true, true).header();
+        let mut rows = CrawlRows::new(Format::Csv, true, true);
+        rows.push_rows(&mut out, url, 2, |a| a, |a| cells[a]);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "url,agent,verdict,reason,robots,line,rule\n\
+             \"/u,\"\"v\"\"\",a,disallowed,rule,https://a.com,12,\
+             \"Disallow: /x,\"\"y\"\"\"\n\
+             \"/u,\"\"v\"\"\",b,unknown,no-host,,,\n"
+        );
+        let mut out = vec![];
+        let mut rows = CrawlRows::new(Format::Jsonl, false, true);
+        rows.push_rows(&mut out, url, 1, |_| 0, |_| cells[1]);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "{\"url\":\"/u,\\\"v\\\"\",\"verdict\":\"unknown\",\
+             \"reason\":\"no-host\",\"robots\":null,\"line\":null,\
+             \"rule\":null}\n"
+        );
+    }
+}
