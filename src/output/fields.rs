@@ -1,7 +1,7 @@
 //! Fields as each format writes them: separators, CSV and TSV quoting,
 //! JSON strings and numbers.
 
-use super::Format;
+use super::format::Format;
 
 pub(super) fn separator(format: Format) -> u8 {
     if format == Format::Tsv {

@@ -23,6 +23,7 @@ mod csv;
 mod emit;
 mod explain;
 mod fields;
+mod format;
 mod rows;
 mod table;
 
@@ -30,35 +31,6 @@ pub(crate) use self::count::slot;
 pub use self::count::{CountRender, Counts, TallyRender};
 pub use self::csv::CsvRender;
 pub use self::emit::EmitRender;
+pub use self::format::{Format, Layout};
 pub(crate) use self::rows::{Cell, CrawlRows};
 pub use self::table::{Table, TableBuilder, TableRender};
-
-/// The syntax of a [`Table`]'s rows.
-#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
-pub enum Format {
-    /// RFC 4180 CSV: fields holding a comma, a quote, a CR or an LF are
-    /// quoted, other bytes pass through untouched. The default.
-    #[default]
-    Csv,
-    /// Tab-separated values: a tab, a CR, an LF or a backslash inside a
-    /// field is written `\t`, `\r`, `\n` or `\\`; other bytes pass
-    /// through untouched.
-    Tsv,
-    /// One JSON object per line. JSON strings are Unicode: bytes that are
-    /// not UTF-8 are written as U+FFFD.
-    Jsonl,
-}
-
-/// How a [`Table`] lays out the verdicts of several agents.
-#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
-pub enum Layout {
-    /// One verdict column named `verdict` (for one agent; with several it
-    /// is [`Layout::Wide`]). The default.
-    #[default]
-    Single,
-    /// One row per URL, one column per agent, named after it.
-    Wide,
-    /// One row per URL and agent: `url,agent,verdict`, the agents in the
-    /// order given.
-    Long,
-}

@@ -2,7 +2,7 @@
 //! mode's rows.
 
 use super::fields::{push_field, push_json_string, push_number, separator};
-use super::Format;
+use super::format::Format;
 use crate::matcher::{Explanation, Verdict};
 use crate::rules::Rule;
 

@@ -4,8 +4,8 @@
 use std::io;
 
 use super::fields::{push_csv_field, push_json_string, push_tsv_field};
+use super::format::{Format, Layout};
 use super::rows::{header_of, Cell, Column, Rows, EXPLAINED};
-use super::{Format, Layout};
 use crate::batch::Render;
 use crate::matcher::{Matcher, Reason, Verdict};
 
