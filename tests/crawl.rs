@@ -489,6 +489,57 @@ fn robots_dir() {
     assert!(err.contains("absent"), "{err}");
 }
 
+/// A directory's files are read when a URL of their host first needs them,
+/// not before: a file changed after the listing is judged as it is then, a
+/// file gone by then counts as no robots.txt (and is reported).
+#[test]
+fn robots_dir_files_are_read_when_first_needed() {
+    let dir = Dir::new("crawl-lazy-dir");
+    dir.create_dir("robots");
+    dir.create("robots/a.com.txt", "User-agent: *\nDisallow: /a/\n");
+    dir.create("robots/b.com.txt", "User-agent: *\nDisallow: /b/\n");
+    dir.create("robots/c.com.txt", "User-agent: *\nDisallow: /b/\n");
+    dir.create("robots/gone.com.txt", "User-agent: *\nDisallow: /\n");
+    let mut set = FetchSet::new();
+    assert_eq!(set.read_dir(&dir.path().join("robots")).unwrap(), 4);
+    // Listed, not read: the bodies are what the files hold when needed.
+    dir.create("robots/a.com.txt", "User-agent: *\nDisallow: /z/\n");
+    std::fs::remove_file(dir.path().join("robots/gone.com.txt")).unwrap();
+    let judge = judge_with(set, FetchPolicy::default());
+    assert!(judge.fetches().unreadable().is_empty());
+    let got = judge_all(
+        &judge,
+        &[
+            "https://a.com/a/",
+            "https://a.com/z/",
+            "https://b.com/b/",
+            "https://c.com/b/",
+            "https://gone.com/x",
+        ],
+    );
+    assert_eq!(
+        got,
+        [
+            "allowed no-matching-rule | allowed no-matching-rule",
+            "disallowed rule | disallowed rule",
+            "disallowed rule | disallowed rule",
+            "disallowed rule | disallowed rule",
+            "unknown no-robots | unknown no-robots",
+        ]
+    );
+    let unreadable = judge.fetches().unreadable();
+    assert_eq!(unreadable.len(), 1, "{unreadable:?}");
+    assert!(unreadable[0].contains("gone.com.txt"), "{unreadable:?}");
+    let mut scratch = judge.scratch();
+    let mut out = vec![];
+    judge.verdicts(b"https://c.com/", &mut scratch, &mut out);
+    let c = out[0].fetch().unwrap();
+    assert_eq!(
+        judge.fetches().body(c),
+        Some(&b"User-agent: *\nDisallow: /b/\n"[..])
+    );
+}
+
 /// Spellings of one host that the WHATWG URL standard (and so a crawler
 /// or browser) reads as one: IDNA and Punycode, case, percent-encoding, a
 /// trailing dot, IP address forms.
@@ -1727,9 +1778,11 @@ fn huge_bodies_are_cut_at_the_parse_limit_in_every_source() {
     set.read_dir(&dir.path().join("robots")).unwrap();
     assert_eq!(set.len(), 4);
     for i in 0..set.len() {
-        let (name, fetch) = set.get(i).unwrap();
-        assert_eq!(fetch.body.len(), limit + 1, "{name}");
-        assert_eq!(fetch.body[..], body[..limit + 1], "{name}");
+        // A directory's file is read here, when its body is first asked for.
+        let (name, _) = set.get(i).unwrap();
+        let read = set.body(i).unwrap();
+        assert_eq!(read.len(), limit + 1, "{name}");
+        assert_eq!(read[..], body[..limit + 1], "{name}");
     }
     let got = judge_all(
         &judge_with(set, FetchPolicy::default()),

@@ -159,6 +159,15 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let result = source.run_crawl(new_worker, sink);
+    let unreadable = judge.fetches().unreadable();
+    if let Some(first) = unreadable.first() {
+        message!(
+            "{} robots.txt files could not be read, their hosts taken as \
+             having none (--on-missing): {first}{}",
+            unreadable.len(),
+            if unreadable.len() > 1 { ", ..." } else { "" }
+        );
+    }
     // The process ends next, so the judge is not freed: freeing the fetches
     // and matchers of every host one by one is a visible part of a run over
     // many hosts.

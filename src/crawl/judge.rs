@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::hash::HashMap;
 use super::origin::origin_key;
@@ -189,6 +189,10 @@ enum Resolved {
     Rules(usize, usize),
     /// No rules: everything allowed or not.
     Assume(bool, CrawlReason),
+    /// The rules of the fetch at this index (a 2xx), a directory's file
+    /// not read yet: which fetch's matchers it shares is known once it is
+    /// (see [`CrawlJudge::unread_compiled`]).
+    Unread(usize),
 }
 
 /// Judges the URLs of a crawl log. Shared by all threads; each thread
@@ -208,6 +212,14 @@ pub struct CrawlJudge {
     compile_after: usize,
     /// See [`CrawlJudge::unused_captures`].
     unused_captures: usize,
+    /// Per fetch (empty when none is unread): for a directory's file, the
+    /// fetch whose matchers it shares (the first read with the same body),
+    /// or `None` when it could not be read; set when it is first needed.
+    unread_compiled: Vec<OnceLock<Option<usize>>>,
+    /// The directory files read so far, by the hash of their bodies (seeded
+    /// at random, so that no file can be made to collide on purpose).
+    unread_bodies: Mutex<HashMap<u64, Vec<usize>>>,
+    body_hash: ahash::RandomState,
 }
 
 /// How many URLs of one origin are judged by scanning its rules before
@@ -281,20 +293,32 @@ impl CrawlJudge {
         // Many hosts serve the same robots.txt byte for byte (the defaults
         // of hosting platforms and CMSs), so fetches with equal bodies
         // share one compiled set of matchers.
+        // A directory's files are compared when they are read.
         let mut first_with: HashMap<&[u8], usize> = HashMap::default();
         let same_body: Vec<usize> = (0..fetches.len())
-            .map(|i| {
-                let body = fetches.get(i).map_or(&[][..], |(_, f)| &f.body);
-                *first_with.entry(body).or_insert(i)
+            .map(|i| match fetches.is_unread(i) {
+                true => i,
+                false => {
+                    let body = fetches.body(i).unwrap_or_default();
+                    *first_with.entry(body).or_insert(i)
+                }
             })
             .collect();
         let resolved = resolved
             .into_iter()
             .map(|r| match r {
+                Resolved::Rules(at, _) if fetches.is_unread(at) => {
+                    Resolved::Unread(at)
+                }
                 Resolved::Rules(at, _) => Resolved::Rules(at, same_body[at]),
                 other => other,
             })
             .collect();
+        let any_unread = (0..fetches.len()).any(|i| fetches.is_unread(i));
+        let unread_compiled = match any_unread {
+            true => (0..fetches.len()).map(|_| OnceLock::new()).collect(),
+            false => vec![],
+        };
         let compile_after = if scans_only(builder.engine_kind()) {
             0
         } else {
@@ -311,6 +335,9 @@ impl CrawlJudge {
             shared: None,
             compile_after,
             unused_captures,
+            unread_compiled,
+            unread_bodies: Mutex::default(),
+            body_hash: ahash::RandomState::new(),
         }
     }
 
@@ -403,20 +430,16 @@ impl CrawlJudge {
         };
         let end = parts.authority_end();
         let Some(entry) = self.fetches.find(key, parts.host(key)) else {
-            let verdict = match self.policy.on_missing {
-                Some(a) => CrawlVerdict {
-                    allowed: Some(a.allowed()),
-                    reason: CrawlReason::NoRobots,
-                    fetch: None,
-                },
-                None => unknown(CrawlReason::NoRobots),
-            };
-            return (Located::Same(verdict), end);
+            return (Located::Same(self.missing()), end);
         };
         let located = match self.resolved[entry] {
             Resolved::Rules(fetch, compiled) => {
                 Located::Rules { fetch, compiled }
             }
+            Resolved::Unread(fetch) => match self.unread_compiled(fetch) {
+                Some(compiled) => Located::Rules { fetch, compiled },
+                None => Located::Same(self.missing()),
+            },
             Resolved::Assume(allowed, reason) => Located::Same(CrawlVerdict {
                 allowed: Some(allowed),
                 reason,
@@ -424,6 +447,40 @@ impl CrawlJudge {
             }),
         };
         (located, end)
+    }
+
+    /// The verdict on a URL whose origin has no fetch.
+    fn missing(&self) -> CrawlVerdict {
+        match self.policy.on_missing {
+            Some(a) => CrawlVerdict {
+                allowed: Some(a.allowed()),
+                reason: CrawlReason::NoRobots,
+                fetch: None,
+            },
+            None => unknown(CrawlReason::NoRobots),
+        }
+    }
+
+    /// For the fetch at `index`, a directory's file, the fetch whose
+    /// matchers it shares: the first of the files read so far with the
+    /// same body (itself if none), or `None` if it cannot be read. Reads
+    /// the file the first time.
+    fn unread_compiled(&self, index: usize) -> Option<usize> {
+        *self.unread_compiled[index].get_or_init(|| {
+            let body = self.fetches.body(index)?;
+            let hash = self.body_hash.hash_one(body);
+            let mut bodies =
+                self.unread_bodies.lock().unwrap_or_else(|e| e.into_inner());
+            let same = bodies.entry(hash).or_default();
+            let first = same
+                .iter()
+                .copied()
+                .find(|&j| self.fetches.body(j) == Some(body));
+            if first.is_none() {
+                same.push(index);
+            }
+            Some(first.unwrap_or(index))
+        })
     }
 
     /// The verdicts of a located URL into `out` (cleared first).
@@ -564,7 +621,7 @@ impl CrawlJudge {
     }
 
     fn body(&self, index: usize) -> &[u8] {
-        self.fetches.get(index).map_or(&[][..], |(_, f)| &f.body)
+        self.fetches.body(index).unwrap_or_default()
     }
 
     /// The matchers of the fetch at `index`, built by `builder`.
@@ -810,5 +867,47 @@ impl<K: Clone + Eq + std::hash::Hash> Cache<K> {
             self.bytes -= e.bytes;
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Files of a directory with equal bodies share one set of matchers,
+    /// as fetches read whole do, though they are compared only when read.
+    #[test]
+    fn unread_files_with_equal_bodies_share_matchers() {
+        let dir = std::env::temp_dir()
+            .join(format!("robots-batch-unread-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let same = "User-agent: *\nDisallow: /b/\n";
+        for (host, body) in
+            [("a.com", "User-agent: *\n"), ("b.com", same), ("c.com", same)]
+        {
+            std::fs::write(dir.join(format!("{host}.txt")), body).unwrap();
+        }
+        let mut set = FetchSet::new();
+        set.read_dir(&dir).unwrap();
+        let agents = ["*".to_string()];
+        let builder = MatcherBuilder::new();
+        let policy = FetchPolicy::default();
+        let judge =
+            CrawlJudge::new(set, policy, builder, &agents, Dialect::Rfc9309);
+        let mut key = vec![];
+        let mut compiled =
+            |url: &str| match judge.locate(url.as_bytes(), &mut key) {
+                (Located::Rules { fetch, compiled }, _) => (fetch, compiled),
+                other => panic!("{url}: {other:?}"),
+            };
+        let (a, a_compiled) = compiled("https://a.com/");
+        let (c, c_compiled) = compiled("https://c.com/");
+        let (b, b_compiled) = compiled("https://b.com/");
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(a_compiled, a);
+        // c.com was read first: b.com shares its matchers.
+        assert_eq!(c_compiled, c);
+        assert_eq!(b_compiled, c);
+        assert_ne!(b, c);
     }
 }

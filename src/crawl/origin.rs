@@ -136,6 +136,25 @@ pub(crate) fn same_authority(url: &[u8], authority: &[u8]) -> bool {
             .is_none_or(|&b| matches!(b, b'/' | b'?' | b'#' | b'\\'))
 }
 
+/// The bytes of an `http(s)` URL up to where its authority ends (the
+/// first `/`, `?`, `#` or `\\` after `scheme://`), without parsing the
+/// host: URLs with the same such bytes have one origin (or none alike).
+/// `None` for a line that does not start with `http://` or `https://`.
+pub(crate) fn raw_authority(url: &[u8]) -> Option<&[u8]> {
+    let start = if strip_prefix_ci(url, b"https://").is_some() {
+        8
+    } else if strip_prefix_ci(url, b"http://").is_some() {
+        7
+    } else {
+        return None;
+    };
+    let end = url[start..]
+        .iter()
+        .position(|&b| matches!(b, b'/' | b'?' | b'#' | b'\\'))
+        .map_or(url.len(), |i| start + i);
+    Some(&url[..end])
+}
+
 /// Writes the lookup key of `url`'s origin into `key` (cleared first):
 /// `scheme://host:port`, host normalised (see [`parse`]), port always
 /// present. Returns `None` (and leaves `key` unspecified) when `url` has no
@@ -540,6 +559,38 @@ mod tests {
                 assert_eq!(key(&long), Some(want));
             }
         }
+    }
+
+    /// Where a raw authority ends is where the parser finds it ends, and
+    /// two URLs with one raw authority have one origin key.
+    #[test]
+    fn raw_authority_ends_where_the_parser_does() {
+        let urls = [
+            "http://a.com/x",
+            "HTTPS://A.com?q",
+            "http://u:p@a.com:80#f",
+            "http://a.com\\@evil.com/x",
+            "http://B%41.com",
+            "https://[::1]:8/x",
+            "http://xn--a.com/",
+            "http://",
+        ];
+        for url in urls {
+            let raw = raw_authority(url.as_bytes()).unwrap();
+            let mut key = vec![];
+            if let Some(parts) = origin_key(url.as_bytes(), &mut key) {
+                assert_eq!(raw.len(), parts.authority_end(), "{url}");
+            }
+            let other = format!("{}/other?path", String::from_utf8_lossy(raw));
+            let mut other_key = vec![];
+            let parsed =
+                origin_key(url.as_bytes(), &mut key).map(|_| key.clone());
+            let other_parsed = origin_key(other.as_bytes(), &mut other_key)
+                .map(|_| other_key);
+            assert_eq!(parsed, other_parsed, "{url}");
+        }
+        assert_eq!(raw_authority(b"ftp://a.com/"), None);
+        assert_eq!(raw_authority(b"a.com/x"), None);
     }
 
     #[test]

@@ -4,7 +4,8 @@
 
 use std::fs::{self, File};
 use std::io::{self, BufReader, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use super::fetch::Fetch;
 use super::hash::HashMap;
@@ -29,6 +30,19 @@ pub struct FetchSet {
     max_body: usize,
     /// Bodies the readers could not decode.
     undecodable: usize,
+    /// The fetches of a directory's files, by index, whose bodies are read
+    /// only when first needed (see [`FetchSet::body`]).
+    unread: HashMap<usize, Unread>,
+}
+
+/// A file of a directory, read when its body is first needed: a log names
+/// only some of the hosts of a large directory, and its first URLs should
+/// not wait for the others.
+#[derive(Clone, Debug)]
+struct Unread {
+    path: PathBuf,
+    /// The body once read; `Err` holds why it could not be.
+    body: OnceLock<Result<Box<[u8]>, String>>,
 }
 
 /// What a fetch of a [`FetchSet`] is.
@@ -52,6 +66,7 @@ impl Default for FetchSet {
             by_url: HashMap::default(),
             max_body: body_bytes_for(DEFAULT_MAX_ROBOTS_BYTES),
             undecodable: 0,
+            unread: HashMap::default(),
         }
     }
 }
@@ -101,8 +116,45 @@ impl FetchSet {
 
     /// The fetch at `index` and the name it was added under (an origin, a
     /// host, or the URL of a capture of another path than `/robots.txt`).
+    /// The body of a directory's file that was not read yet is empty: see
+    /// [`FetchSet::body`].
     pub fn get(&self, index: usize) -> Option<(&str, &Fetch)> {
         self.fetches.get(index).map(|(name, f)| (name.as_str(), f))
+    }
+
+    /// The body of the fetch at `index`, reading it first if it is a
+    /// directory's file not read yet (once, whichever thread asks first);
+    /// `None` when there is no such fetch or its file could not be read.
+    pub fn body(&self, index: usize) -> Option<&[u8]> {
+        let Some(unread) = self.unread.get(&index) else {
+            return self.fetches.get(index).map(|(_, f)| f.body.as_slice());
+        };
+        let body = unread.body.get_or_init(|| {
+            read_body(&unread.path, self.max_body)
+                .map(Vec::into_boxed_slice)
+                .map_err(|e| {
+                    format!("{}: cannot read: {e}", unread.path.display())
+                })
+        });
+        body.as_deref().ok()
+    }
+
+    /// Whether the fetch at `index` is a directory's file whose body is
+    /// read only when first needed.
+    pub(crate) fn is_unread(&self, index: usize) -> bool {
+        self.unread.contains_key(&index)
+    }
+
+    /// The directory files that could not be read when their bodies were
+    /// needed, each with why; their origins count as having no fetch.
+    pub fn unreadable(&self) -> Vec<&str> {
+        let mut errors: Vec<&str> = self
+            .unread
+            .values()
+            .filter_map(|u| u.body.get()?.as_ref().err().map(String::as_str))
+            .collect();
+        errors.sort_unstable();
+        errors
     }
 
     /// Adds the fetch of `origin`'s robots.txt. If the origin already has
@@ -110,7 +162,7 @@ impl FetchSet {
     /// last.
     pub fn insert(&mut self, origin: &Origin, fetch: Fetch) {
         let name = origin.to_string();
-        self.add(Kind::Origin, origin.key(), name, fetch)
+        self.add(Kind::Origin, origin.key(), name, fetch);
     }
 
     /// Adds the robots.txt of `host` for every scheme and port. A fetch by
@@ -118,6 +170,12 @@ impl FetchSet {
     /// as a URL's is (see [`Origin`]), so `Bücher.de` is `xn--bcher-kva.de`;
     /// one that is no valid host is kept in lower case and matches no URL.
     pub fn insert_host(&mut self, host: &str, fetch: Fetch) {
+        self.add_host(host, fetch);
+    }
+
+    /// [`FetchSet::insert_host`], returning the fetch's index if it was
+    /// added or replaced one.
+    fn add_host(&mut self, host: &str, fetch: Fetch) -> Option<usize> {
         let key = host_key(host.as_bytes())
             .unwrap_or_else(|| host.to_ascii_lowercase().into_bytes());
         let name = String::from_utf8_lossy(&key).into_owned();
@@ -148,7 +206,15 @@ impl FetchSet {
         true
     }
 
-    fn add(&mut self, kind: Kind, key: Vec<u8>, name: String, fetch: Fetch) {
+    /// Adds `fetch` under `key`, or replaces the fetch there if `fetch` is
+    /// no older; returns its index if it was added or replaced.
+    fn add(
+        &mut self,
+        kind: Kind,
+        key: Vec<u8>,
+        name: String,
+        fetch: Fetch,
+    ) -> Option<usize> {
         let map = match kind {
             Kind::Origin => &mut self.by_origin,
             Kind::Host => &mut self.by_host,
@@ -164,12 +230,16 @@ impl FetchSet {
                 };
                 if older {
                     self.fetches[i] = (name, fetch);
+                    self.unread.remove(&i);
+                    return Some(i);
                 }
+                None
             }
             None => {
                 map.insert(key.into_boxed_slice(), self.fetches.len());
                 self.fetches.push((name, fetch));
                 self.kinds.push(kind);
+                Some(self.fetches.len() - 1)
             }
         }
     }
@@ -191,6 +261,7 @@ impl FetchSet {
         if let Some((_, f)) = self.fetches.get_mut(index) {
             f.body = vec![];
         }
+        self.unread.remove(&index);
     }
 
     /// The URL fetched at `index`, against which its `Location` resolves:
@@ -225,16 +296,15 @@ impl FetchSet {
         self.by_url.get(key.as_slice()).copied()
     }
 
-    /// Reads every `<host>.txt` file of `dir` as the robots.txt of `<host>`,
-    /// fetched with status 200. Other files are ignored. Returns how many
-    /// were read.
+    /// Takes every `<host>.txt` file of `dir` as the robots.txt of
+    /// `<host>`, fetched with status 200. Other files are ignored. Returns
+    /// how many were found.
     ///
-    /// The files are read in parallel on the current rayon thread pool
-    /// (see [`Batch::install`](crate::Batch::install)) and added in the
-    /// directory's order.
+    /// Only the directory is listed now: each file is read when its body
+    /// is first needed ([`FetchSet::body`]), so a log that names a few of
+    /// a large directory's hosts reads only theirs. A file that cannot be
+    /// read then counts as no fetch (see [`FetchSet::unreadable`]).
     pub fn read_dir(&mut self, dir: &Path) -> io::Result<usize> {
-        use rayon::prelude::*;
-
         let entries = fs::read_dir(dir)
             .map_err(|e| with_path(e, dir, "cannot read the directory"))?;
         let mut files = vec![];
@@ -261,23 +331,12 @@ impl FetchSet {
                 files.push((host.to_string(), path));
             }
         }
-        let limit =
-            if self.max_body == 0 { u64::MAX } else { self.max_body as u64 };
-        let read = |path: &Path| -> io::Result<Vec<u8>> {
-            let mut body = vec![];
-            File::open(path)?.take(limit).read_to_end(&mut body)?;
-            body.shrink_to_fit();
-            Ok(body)
-        };
-        let bodies: Vec<io::Result<Vec<u8>>> =
-            files.par_iter().map(|(_, path)| read(path)).collect();
         let n = files.len();
-        for ((host, path), body) in files.into_iter().zip(bodies) {
-            let body = body.map_err(|e| with_path(e, &path, "cannot read"))?;
-            self.insert_host(
-                &host,
-                Fetch { status: 200, body, ..Fetch::default() },
-            );
+        for (host, path) in files {
+            let fetch = Fetch { status: 200, ..Fetch::default() };
+            if let Some(i) = self.add_host(&host, fetch) {
+                self.unread.insert(i, Unread { path, body: OnceLock::new() });
+            }
         }
         Ok(n)
     }
@@ -350,6 +409,18 @@ impl FetchSet {
         self.undecodable += records.undecodable();
         Ok(n)
     }
+}
+
+/// The first `max_body` bytes of the file at `path` (0: all of it).
+fn read_body(path: &Path, max_body: usize) -> io::Result<Vec<u8>> {
+    let limit = if max_body == 0 { u64::MAX } else { max_body as u64 };
+    let file = File::open(path)?;
+    // Sized from the file's length, the body takes one read (and one to
+    // find the end) rather than a read per doubling of the buffer.
+    let size = file.metadata().map_or(0, |m| m.len()).min(limit);
+    let mut body = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    file.take(limit).read_to_end(&mut body)?;
+    Ok(body)
 }
 
 /// The path and query of a URL after its authority, without the fragment:

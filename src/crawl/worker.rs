@@ -4,10 +4,11 @@
 use std::fs::File;
 use std::io::{self, Read};
 
+use super::hash::HashMap;
 use super::judge::{
     CrawlJudge, CrawlReason, CrawlScratch, CrawlVerdict, Located,
 };
-use super::origin::same_authority;
+use super::origin::{raw_authority, same_authority};
 use crate::batch::{for_each_line, Batch, ChunkWorker, Sink, Stats};
 use crate::output::{slot, Cell, Counts, CrawlRows, Format};
 
@@ -15,6 +16,10 @@ use crate::output::{slot, Cell, Counts, CrawlRows, Format};
 /// this many lines needing the same matchers on average, else sorted by
 /// the matchers they need.
 const SORT_BELOW_RUN: usize = 4;
+
+/// The most authorities a worker remembers where the verdicts come from;
+/// past it, it forgets them all and starts again.
+const MAX_REMEMBERED: usize = 1 << 16;
 
 /// Judges and renders the lines of crawl-log chunks, one worker per
 /// thread (see [`Batch::run_crawl_file`]).
@@ -38,11 +43,17 @@ pub struct CrawlWorker<'j> {
     explain: bool,
     scratch: CrawlScratch,
     key: Vec<u8>,
+    /// Where the verdicts of a URL come from, by its raw authority: a log
+    /// in random host order parses each origin once per worker, not once
+    /// per line.
+    remembered: HashMap<Box<[u8]>, Located>,
     /// Per line of the chunk: where it starts and ends, and where its
     /// verdicts come from.
     lines: Vec<(usize, usize, Located)>,
     /// Line indexes in judging order.
     order: Vec<u32>,
+    /// The sort keys of `order`.
+    keys: Vec<u64>,
     /// `agents` verdicts per line.
     verdicts: Vec<CrawlVerdict>,
     one: Vec<CrawlVerdict>,
@@ -71,8 +82,10 @@ impl<'j> CrawlWorker<'j> {
             tally: None,
             scratch: judge.scratch(),
             key: vec![],
+            remembered: HashMap::default(),
             lines: vec![],
             order: vec![],
+            keys: vec![],
             verdicts: vec![],
             one: vec![],
             rules: vec![],
@@ -135,6 +148,7 @@ impl ChunkWorker for CrawlWorker<'_> {
         self.lines.clear();
         let base = chunk.as_ptr() as usize;
         let (judge, key) = (self.judge, &mut self.key);
+        let remembered = &mut self.remembered;
         let lines = &mut self.lines;
         let mut last: Option<(&[u8], Located)> = None;
         for_each_line(chunk, |line| -> Result<(), ()> {
@@ -145,11 +159,28 @@ impl ChunkWorker for CrawlWorker<'_> {
                 {
                     located
                 }
-                _ => {
-                    let (located, end) = judge.locate(line, key);
-                    last = (end > 0).then(|| (&line[..end], located));
-                    located
-                }
+                _ => match raw_authority(line) {
+                    Some(authority) => {
+                        let located = match remembered.get(authority) {
+                            Some(&located) => located,
+                            None => {
+                                let (located, _) = judge.locate(line, key);
+                                if remembered.len() >= MAX_REMEMBERED {
+                                    remembered.clear();
+                                }
+                                remembered.insert(authority.into(), located);
+                                located
+                            }
+                        };
+                        last = Some((authority, located));
+                        located
+                    }
+                    None => {
+                        let (located, end) = judge.locate(line, key);
+                        last = (end > 0).then(|| (&line[..end], located));
+                        located
+                    }
+                },
             };
             lines.push((start, start + line.len(), located));
             Ok(())
@@ -179,7 +210,16 @@ impl ChunkWorker for CrawlWorker<'_> {
             }
         }
         if changes * SORT_BELOW_RUN > lines.len() {
-            self.order.sort_by_key(|&i| group(&lines[i as usize].2));
+            // One integer per line, its group above its index, sorts
+            // faster than indexes compared through the lines.
+            self.keys.clear();
+            self.keys.extend(self.order.iter().map(|&i| {
+                let group = group(&lines[i as usize].2);
+                (group.min(u32::MAX as usize) as u64) << 32 | u64::from(i)
+            }));
+            self.keys.sort_unstable();
+            self.order.clear();
+            self.order.extend(self.keys.iter().map(|&k| k as u32));
         }
         self.verdicts.clear();
         self.verdicts.resize(
