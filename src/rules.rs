@@ -95,7 +95,7 @@ impl RuleSet {
     /// case-insensitive substring of each record's user-agent values.
     pub fn select(robots: &Robots, agent: &str, dialect: Dialect) -> RuleSet {
         let (group, lines) = if dialect.is_longest_match() {
-            select_groups(robots, agent.as_bytes())
+            select_group_lines(robots, agent.as_bytes(), LineKind::is_rule)
         } else {
             select_record(robots, agent.as_bytes())
         };
@@ -205,8 +205,17 @@ pub fn agent_warning(agent: &str, dialect: Dialect) -> Option<String> {
 }
 
 /// RFC 9309 and Google: groups end where a user-agent line follows a rule;
-/// the groups naming the agent are merged, else the `*` groups.
-fn select_groups(robots: &Robots, agent: &[u8]) -> (GroupMatch, Vec<usize>) {
+/// the groups naming the agent are merged, else the `*` groups. The lines
+/// of those groups whose kind is `wanted` are returned, by index.
+///
+/// Only allow and disallow lines end a group, whatever is `wanted`, so
+/// that the usage lines ([`Usage`](crate::Usage)) come from the groups
+/// the verdict's rules come from.
+pub(crate) fn select_group_lines(
+    robots: &Robots,
+    agent: &[u8],
+    wanted: impl Fn(LineKind) -> bool,
+) -> (GroupMatch, Vec<usize>) {
     let mut specific = vec![];
     let mut star = vec![];
     let mut name: Option<Vec<u8>> = None;
@@ -239,8 +248,11 @@ fn select_groups(robots: &Robots, agent: &[u8]) -> (GroupMatch, Vec<usize>) {
                     }
                 }
             }
-            LineKind::Allow | LineKind::Disallow if seen_agent => {
-                seen_rule = true;
+            kind if seen_agent && (kind.is_rule() || wanted(kind)) => {
+                seen_rule |= kind.is_rule();
+                if !wanted(kind) {
+                    continue;
+                }
                 if in_specific {
                     specific.push(i);
                 } else if in_star {
