@@ -263,6 +263,18 @@ pub(crate) struct SignalEntry<'a> {
     pub(crate) value: Option<&'a [u8]>,
 }
 
+impl SignalEntry<'_> {
+    /// The entry as `key=value` (or `key` alone), trimmed.
+    pub(crate) fn key_value(&self) -> Vec<u8> {
+        let mut out = self.key.to_vec();
+        if let Some(value) = self.value {
+            out.push(b'=');
+            out.extend_from_slice(value);
+        }
+        out
+    }
+}
+
 /// The entries of a Content-Signal value: comma-separated `key=value`
 /// pairs, each trimmed of white space. The format has no grammar (no
 /// ABNF), so it is split by hand rather than parsed as a Structured
