@@ -223,6 +223,18 @@ pub(crate) fn select_group_lines(
     let mut seen_agent = false;
     let mut seen_rule = false;
     let mut any_star = false;
+    // Wanted lines that are not rules, met before the group's first rule:
+    // more user-agent lines may still join the group, so they are given to
+    // it once its agents are all known (at its first rule, or at the end).
+    let mut pending: Vec<usize> = vec![];
+    let give = |pending: &mut Vec<usize>,
+                to: (bool, bool),
+                specific: &mut Vec<usize>,
+                star: &mut Vec<usize>| match to {
+        (true, _) => specific.append(pending),
+        (false, true) => star.append(pending),
+        (false, false) => pending.clear(),
+    };
     for (i, line) in robots.lines().iter().enumerate() {
         match line.kind() {
             LineKind::UserAgent => {
@@ -249,11 +261,17 @@ pub(crate) fn select_group_lines(
                 }
             }
             kind if seen_agent && (kind.is_rule() || wanted(kind)) => {
-                seen_rule |= kind.is_rule();
+                if kind.is_rule() && !seen_rule {
+                    seen_rule = true;
+                    let to = (in_specific, in_star);
+                    give(&mut pending, to, &mut specific, &mut star);
+                }
                 if !wanted(kind) {
                     continue;
                 }
-                if in_specific {
+                if !seen_rule {
+                    pending.push(i);
+                } else if in_specific {
                     specific.push(i);
                 } else if in_star {
                     star.push(i);
@@ -262,6 +280,7 @@ pub(crate) fn select_group_lines(
             _ => {}
         }
     }
+    give(&mut pending, (in_specific, in_star), &mut specific, &mut star);
     match name {
         Some(name) => (GroupMatch::Agent(name), specific),
         None if any_star => (GroupMatch::Star, star),
