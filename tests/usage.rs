@@ -6,9 +6,7 @@
 //! the lint findings, the output columns of every format and layout, and
 //! hostile lines.
 
-use robots_batch::{
-    Category, Dialect, Lint, Matcher, Preference, Robots, Usage,
-};
+use robots_batch::{Category, Dialect, Lint, Matcher, Robots, Usage};
 
 use crate::util::{Dir, TestCommand};
 
