@@ -564,3 +564,42 @@ rbtest!(check_usage, |dir: Dir, _: TestCommand| {
         out.stdout
     );
 });
+
+/// The usage columns are the same whatever the threads and chunks, and
+/// the verdict columns are those of a run without `--usage`.
+rbtest!(usage_same_across_threads_and_chunks, |dir: Dir, _: TestCommand| {
+    dir.create("usage.txt", ATTACH);
+    let mut urls = String::new();
+    for i in 0..3_000 {
+        let path = ["/test", "/never/x", "/ai-ok/y", "/ai-okx", "/"][i % 5];
+        urls.push_str(&format!("https://e.com{path}?{i}\n"));
+    }
+    dir.create("urls.txt", &urls);
+    let run = |args: &[&str]| {
+        let mut cmd = dir.command();
+        cmd.args(args).args(["usage.txt", "urls.txt"]);
+        cmd.stdout()
+    };
+    let base = run(&["--usage", "-a", "x,ExampleBot", "-j1"]);
+    for chunk in ["64", "1000"] {
+        let many = run(&[
+            "--usage",
+            "-a",
+            "x,ExampleBot",
+            "-j4",
+            "--chunk-size",
+            chunk,
+        ]);
+        eqnice!(base, many);
+    }
+    let plain = run(&["-a", "x,ExampleBot", "-j1"]);
+    let without_usage: String = base
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            format!("{},{},{}\n", f[0], f[1], f[5])
+        })
+        .collect();
+    eqnice!(plain, without_usage);
+    assert_eq!(base.lines().count(), 3_001);
+});
