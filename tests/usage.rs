@@ -565,8 +565,8 @@ rbtest!(check_usage, |dir: Dir, _: TestCommand| {
     );
 });
 
-/// The usage columns are the same whatever the threads and chunks, and
-/// the verdict columns are those of a run without `--usage`.
+// The usage columns are the same whatever the threads and chunks, and
+// the verdict columns are those of a run without `--usage`.
 rbtest!(usage_same_across_threads_and_chunks, |dir: Dir, _: TestCommand| {
     dir.create("usage.txt", ATTACH);
     let mut urls = String::new();
