@@ -133,7 +133,7 @@ pub use crate::rules::{
 };
 pub use crate::url::path::{extract_path, UrlPath};
 pub use crate::usage::{
-    Category, Preference, Usage, UsagePrefs, UsageRule, UsageSource,
+    Category, Preference, Usage, UsageLine, UsagePrefs, UsageSource,
 };
 
 // The README's Rust examples compile and run as doctests.

@@ -294,7 +294,7 @@ fn usage_findings(
         push(
             "usage-outside-group",
             "Content-Usage before any user-agent line: it belongs to no \
-             group and is ignored (it is a group rule, like Allow and \
+             group and is ignored (it is a group's line, like Allow and \
              Disallow)"
                 .to_string(),
         );

@@ -2,8 +2,9 @@
 //! path may be *used*, beside whether it may be fetched.
 //!
 //! Two kinds of line state them: `Content-Usage` (the IETF AIPREF
-//! attachment draft, a group rule with an optional path and an RFC 9651
-//! Structured Field Dictionary, `train-ai=n, search=y`) and
+//! attachment draft; a line of a group, which the draft calls a rule,
+//! with an optional path and an RFC 9651 Structured Field Dictionary,
+//! `train-ai=n, search=y`) and
 //! `Content-Signal` (Cloudflare's Content Signals Policy, `search=yes,
 //! ai-train=no, ai-input=yes`, for the whole site). Neither changes a
 //! verdict. The lines are taken from the groups the verdict's rules come
@@ -144,7 +145,7 @@ impl UsagePrefs {
     }
 }
 
-/// The kind of line a [`UsageRule`] comes from.
+/// The kind of line a [`UsageLine`] comes from.
 #[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
 pub enum UsageSource {
     /// A `Content-Usage` line (IETF AIPREF).
@@ -153,9 +154,11 @@ pub enum UsageSource {
     ContentSignal,
 }
 
-/// One `Content-Usage` or `Content-Signal` line that applies to the agent.
+/// One `Content-Usage` or `Content-Signal` line that applies to the agent
+/// (a *line*, not a *rule*: rules are Allow and Disallow lines, which
+/// decide verdicts).
 #[derive(Clone, Debug, Eq, PartialEq)]
-pub struct UsageRule {
+pub struct UsageLine {
     line: u32,
     source: UsageSource,
     /// The path pattern after the dialect's normalisation; `None` when
@@ -165,7 +168,7 @@ pub struct UsageRule {
     text: Vec<u8>,
 }
 
-impl UsageRule {
+impl UsageLine {
     /// The robots.txt line, counting from 1.
     pub fn line(&self) -> u32 {
         self.line
@@ -367,10 +370,10 @@ pub struct Usage {
     dialect: Dialect,
     group: GroupMatch,
     /// The Content-Usage lines, in file order.
-    rules: Vec<UsageRule>,
+    paths: Vec<UsageLine>,
     /// The Content-Signal lines (before any group, then of the groups),
     /// in file order.
-    signals: Vec<UsageRule>,
+    signals: Vec<UsageLine>,
     /// The signals combined: they hold for every path.
     signal_prefs: UsagePrefs,
 }
@@ -383,7 +386,7 @@ impl Usage {
         let mut usage = Usage {
             dialect,
             group: GroupMatch::None,
-            rules: vec![],
+            paths: vec![],
             signals: vec![],
             signal_prefs: UsagePrefs::default(),
         };
@@ -410,7 +413,7 @@ impl Usage {
             if line.kind() == LineKind::ContentSignal {
                 let prefs = read_signal(value, number);
                 usage.signal_prefs.combine(&prefs);
-                usage.signals.push(UsageRule {
+                usage.signals.push(UsageLine {
                     line: number,
                     source: UsageSource::ContentSignal,
                     pattern: None,
@@ -432,7 +435,7 @@ impl Usage {
             {
                 prefs.set(category, statement.prefs[i], number);
             }
-            usage.rules.push(UsageRule {
+            usage.paths.push(UsageLine {
                 line: number,
                 source: UsageSource::ContentUsage,
                 pattern,
@@ -455,18 +458,18 @@ impl Usage {
 
     /// The usage lines that apply: the Content-Signal lines, then the
     /// Content-Usage lines, each in file order.
-    pub fn rules(&self) -> impl Iterator<Item = &UsageRule> {
-        self.signals.iter().chain(&self.rules)
+    pub fn lines(&self) -> impl Iterator<Item = &UsageLine> {
+        self.signals.iter().chain(&self.paths)
     }
 
-    /// The rule at robots.txt line `line`, if one applies.
-    pub fn rule_at(&self, line: u32) -> Option<&UsageRule> {
-        self.rules().find(|r| r.line == line)
+    /// The usage line at robots.txt line `number`, if one applies.
+    pub fn line_at(&self, number: u32) -> Option<&UsageLine> {
+        self.lines().find(|l| l.line == number)
     }
 
     /// True when no usage line applies: every preference is unknown.
     pub fn is_empty(&self) -> bool {
-        self.rules.is_empty() && self.signals.is_empty()
+        self.paths.is_empty() && self.signals.is_empty()
     }
 
     /// The preferences for a path that may be fetched, extracted and
@@ -476,8 +479,8 @@ impl Usage {
     /// each costs time linear in the path.
     pub fn prefs(&self, path: &[u8]) -> UsagePrefs {
         let mut best: Option<(usize, UsagePrefs)> = None;
-        for rule in &self.rules {
-            let pattern = rule.pattern.as_deref().unwrap_or_default();
+        for line in &self.paths {
+            let pattern = line.pattern.as_deref().unwrap_or_default();
             let matched = if self.dialect.has_wildcards() {
                 glob_matches_prefix(pattern, path)
             } else {
@@ -490,9 +493,9 @@ impl Usage {
             match best {
                 Some((l, _)) if l > len => {}
                 Some((l, ref mut prefs)) if l == len => {
-                    prefs.combine(&rule.prefs)
+                    prefs.combine(&line.prefs)
                 }
-                _ => best = Some((len, rule.prefs)),
+                _ => best = Some((len, line.prefs)),
             }
         }
         let mut prefs = best.map(|(_, p)| p).unwrap_or_default();

@@ -64,7 +64,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
             line.push_str(&format!(" ({why}"));
             if let Some((u, prefs)) = prefs {
                 for c in Category::ALL {
-                    let Some(rule) = prefs.line(c).and_then(|n| u.rule_at(n))
+                    let Some(rule) = prefs.line(c).and_then(|n| u.line_at(n))
                     else {
                         continue;
                     };
