@@ -141,17 +141,18 @@ impl<'a> Cell<'a> {
     }
 }
 
+/// The names of the deciding-line columns of the usage preferences, in
+/// the order of [`Category::ALL`].
+const USAGE_LINE_NAMES: [&str; 3] =
+    ["train-ai-line", "search-line", "ai-input-line"];
+
 /// The names of the usage columns (`--usage`): one per category, then
 /// with `explain` the deciding line of each (`train-ai-line`...).
 pub(super) fn usage_names(explain: bool) -> Vec<&'static str> {
     let mut names: Vec<&str> =
         Category::ALL.iter().map(|c| c.name()).collect();
     if explain {
-        names.extend(Category::ALL.iter().map(|c| match c {
-            Category::TrainAi => "train-ai-line",
-            Category::Search => "search-line",
-            Category::AiInput => "ai-input-line",
-        }));
+        names.extend(USAGE_LINE_NAMES);
     }
     names
 }
@@ -160,6 +161,7 @@ pub(super) fn usage_names(explain: bool) -> Vec<&'static str> {
 /// then with `explain` each deciding line; all empty (`null` in JSON) for
 /// a URL that may not be fetched (`prefs` is `None`), which has no
 /// preferences.
+#[inline]
 pub(super) fn push_usage(
     format: Format,
     out: &mut Vec<u8>,
@@ -167,24 +169,29 @@ pub(super) fn push_usage(
     explain: bool,
 ) {
     let jsonl = format == Format::Jsonl;
-    let names = usage_names(explain);
-    let (prefs_names, line_names) = names.split_at(Category::ALL.len());
-    for (category, name) in Category::ALL.iter().zip(prefs_names) {
-        start_usage_column(format, out, name);
+    for category in Category::ALL {
+        start_usage_column(format, out, category.name());
         match prefs {
-            Some(p) if jsonl => {
-                push_json_string(out, p.get(*category).name().as_bytes())
-            }
             Some(p) => {
-                out.extend_from_slice(p.get(*category).name().as_bytes())
+                let name = p.get(category).name().as_bytes();
+                if jsonl {
+                    out.push(b'"');
+                    out.extend_from_slice(name);
+                    out.push(b'"');
+                } else {
+                    out.extend_from_slice(name);
+                }
             }
             None if jsonl => out.extend_from_slice(b"null"),
             None => {}
         }
     }
-    for (category, name) in Category::ALL.iter().zip(line_names) {
+    if !explain {
+        return;
+    }
+    for (category, name) in Category::ALL.into_iter().zip(USAGE_LINE_NAMES) {
         start_usage_column(format, out, name);
-        match prefs.and_then(|p| p.line(*category)) {
+        match prefs.and_then(|p| p.line(category)) {
             Some(n) => push_number(out, n),
             None if jsonl => out.extend_from_slice(b"null"),
             None => {}
@@ -193,6 +200,7 @@ pub(super) fn push_usage(
 }
 
 /// Starts a usage column: its separator, or for JSON its member's name.
+#[inline]
 fn start_usage_column(format: Format, out: &mut Vec<u8>, name: &str) {
     if format == Format::Jsonl {
         out.extend_from_slice(b",\"");
