@@ -30,6 +30,10 @@
 //! * **verdict**: allowed or disallowed (or, in crawl-log mode, unknown),
 //!   with the rule or reason that decided it; a [`Verdict`], in crawl-log
 //!   mode a [`crawl::CrawlVerdict`].
+//! * **usage preference**: what a `Content-Usage` or `Content-Signal`
+//!   line says about how fetched content may be used (`train-ai`,
+//!   `search`, `ai-input`): allowed, disallowed or unknown, beside the
+//!   verdict and never changing it; a [`Usage`] and its [`UsagePrefs`].
 //! * **origin**: scheme, host and port; in crawl-log mode, what a
 //!   robots.txt is fetched for; a [`crawl::Origin`].
 //!
@@ -100,6 +104,7 @@ pub mod sample;
 pub mod sniff;
 mod swar;
 mod url;
+mod usage;
 
 pub use crate::agents::{KnownAgent, AI_CRAWLERS};
 pub use crate::batch::{
@@ -127,6 +132,9 @@ pub use crate::rules::{
     RuleSet,
 };
 pub use crate::url::path::{extract_path, UrlPath};
+pub use crate::usage::{
+    Category, Preference, Usage, UsageLine, UsagePrefs, UsageSource,
+};
 
 // The README's Rust examples compile and run as doctests.
 #[cfg(doctest)]

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use crate::dialect::Dialect;
 use crate::robots::{LineKind, Robots, WarningKind};
 use crate::rules::{product_token, Rule, RuleSet};
+use crate::usage::{read_statement, signal_entries, split_content_usage};
 
 /// One thing to fix, or to know, about a robots.txt.
 #[derive(Clone, Debug, Eq, PartialEq)]
@@ -16,7 +17,9 @@ pub struct Finding {
     /// A short stable name: `typo`, `missing-colon`, `unparseable`,
     /// `rule-outside-group`, `invalid-token`, `shadowed-rule`,
     /// `non-standard-directive`, `unknown-directive`, `line-too-long`,
-    /// `bom`, `html` or `over-parse-limit`.
+    /// `bom`, `html`, `over-parse-limit`, or about AI usage preferences
+    /// `usage-outside-group`, `usage-unparseable`, `usage-old-label` and
+    /// `signal-value`.
     pub code: &'static str,
     /// What is wrong and what it means, in words.
     pub message: String,
@@ -184,6 +187,14 @@ impl Lint {
                         }),
                     }
                 }
+                LineKind::ContentUsage | LineKind::ContentSignal => {
+                    findings.extend(usage_findings(
+                        n,
+                        line.kind(),
+                        value,
+                        groups.is_empty(),
+                    ));
+                }
                 LineKind::Sitemap => sitemaps.push(Directive {
                     line: n,
                     value: value.to_vec(),
@@ -226,6 +237,94 @@ impl Lint {
         findings.dedup();
         Lint { findings, groups, sitemaps, crawl_delays }
     }
+}
+
+/// Labels of earlier AIPREF vocabulary drafts, which the current one
+/// (vocab-07: `train-ai` and `search`) no longer knows.
+const OLD_LABELS: &[&str] = &[
+    "tdm",
+    "ai",
+    "genai",
+    "inference",
+    "all",
+    "train-genai",
+    "ai-use",
+    "bots",
+    "ai-output",
+];
+
+/// What is wrong with a Content-Usage or Content-Signal line: outside
+/// any group, a dictionary that does not parse, labels of earlier drafts,
+/// signal values other than `yes` and `no`.
+fn usage_findings(
+    line: u32,
+    kind: LineKind,
+    value: &[u8],
+    outside: bool,
+) -> Vec<Finding> {
+    let mut findings = vec![];
+    let mut push =
+        |code, message: String| findings.push(Finding { line, code, message });
+    if kind == LineKind::ContentSignal {
+        if outside {
+            push(
+                "usage-outside-group",
+                "Content-Signal before any user-agent line: robots-batch \
+                 applies it to every agent, but a reader that follows RFC \
+                 9309's groups may ignore it; put it in the `User-agent: *` \
+                 group"
+                    .to_string(),
+            );
+        }
+        for entry in signal_entries(value) {
+            if !matches!(entry.value, Some(b"yes" | b"no")) {
+                push(
+                    "signal-value",
+                    format!(
+                        "Content-Signal entry {:?}: only `yes` and `no` are \
+                         values; its preference is unknown",
+                        String::from_utf8_lossy(&entry.key_value())
+                    ),
+                );
+            }
+        }
+        return findings;
+    }
+    if outside {
+        push(
+            "usage-outside-group",
+            "Content-Usage before any user-agent line: it belongs to no \
+             group and is ignored (it is a group's line, like Allow and \
+             Disallow)"
+                .to_string(),
+        );
+    }
+    let (_, preference) = split_content_usage(value);
+    let statement = read_statement(preference);
+    if !statement.parsed {
+        push(
+            "usage-unparseable",
+            format!(
+                "Content-Usage preference {:?} is not a Structured Field \
+                 Dictionary (RFC 9651; keys are lower case, as in \
+                 `train-ai=n, search=y`): every preference is unknown",
+                String::from_utf8_lossy(preference)
+            ),
+        );
+    }
+    for key in &statement.keys {
+        if OLD_LABELS.contains(&key.as_str()) {
+            push(
+                "usage-old-label",
+                format!(
+                    "Content-Usage label {key:?} is from an earlier AIPREF \
+                     draft and means nothing now: the labels are `train-ai` \
+                     and `search`"
+                ),
+            );
+        }
+    }
+    findings
 }
 
 /// A user-agent value that is not `*` and not a product token.

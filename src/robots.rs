@@ -28,6 +28,14 @@ pub enum LineKind {
     Disallow,
     /// A `sitemap` line.
     Sitemap,
+    /// A `content-usage` line: AI usage preferences for a path (the IETF
+    /// AIPREF attachment draft). It never changes groups or verdicts; see
+    /// [`Usage`](crate::Usage).
+    ContentUsage,
+    /// A `content-signal` line: AI usage preferences for the whole site
+    /// (Cloudflare's Content Signals Policy). It never changes groups or
+    /// verdicts; see [`Usage`](crate::Usage).
+    ContentSignal,
     /// Any other `key: value` record (crawl-delay, host, clean-param...).
     /// It never changes groups or verdicts.
     Other,
@@ -43,6 +51,11 @@ impl LineKind {
     /// True for `allow` and `disallow` lines.
     pub fn is_rule(self) -> bool {
         matches!(self, LineKind::Allow | LineKind::Disallow)
+    }
+
+    /// True for `content-usage` and `content-signal` lines.
+    pub fn is_usage(self) -> bool {
+        matches!(self, LineKind::ContentUsage | LineKind::ContentSignal)
     }
 }
 
@@ -474,6 +487,16 @@ fn classify_key(key: &[u8]) -> (LineKind, Option<(&'static str, bool)>) {
             return (kind, Some((canonical, exact)));
         }
     }
+    // The usage keys are newer than the typos the table accepts: they are
+    // read only as spelt, in any case.
+    if first == b'c' {
+        if key.eq_ignore_ascii_case(b"content-usage") {
+            return (LineKind::ContentUsage, None);
+        }
+        if key.eq_ignore_ascii_case(b"content-signal") {
+            return (LineKind::ContentSignal, None);
+        }
+    }
     (LineKind::Other, None)
 }
 
@@ -597,6 +620,12 @@ mod tests {
                     return (kind, Some((canonical, exact)));
                 }
             }
+            if key.eq_ignore_ascii_case(b"content-usage") {
+                return (LineKind::ContentUsage, None);
+            }
+            if key.eq_ignore_ascii_case(b"content-signal") {
+                return (LineKind::ContentSignal, None);
+            }
             (LineKind::Other, None)
         }
         let mut keys: Vec<Vec<u8>> = vec![b"".to_vec(), b"x".to_vec()];
@@ -623,6 +652,12 @@ mod tests {
                     }
                 }
             }
+        }
+        for key in ["content-usage", "Content-Signal", "CONTENT-USAGE"] {
+            for cut in 0..=key.len() {
+                keys.push(key.as_bytes()[..cut].to_vec());
+            }
+            keys.push(format!("{key}s").into_bytes());
         }
         // Bytes that lower-case to a key's letters only in other tables.
         keys.push(b"\xC4llow".to_vec());

@@ -95,7 +95,7 @@ impl RuleSet {
     /// case-insensitive substring of each record's user-agent values.
     pub fn select(robots: &Robots, agent: &str, dialect: Dialect) -> RuleSet {
         let (group, lines) = if dialect.is_longest_match() {
-            select_groups(robots, agent.as_bytes())
+            select_group_lines(robots, agent.as_bytes(), LineKind::is_rule)
         } else {
             select_record(robots, agent.as_bytes())
         };
@@ -205,8 +205,17 @@ pub fn agent_warning(agent: &str, dialect: Dialect) -> Option<String> {
 }
 
 /// RFC 9309 and Google: groups end where a user-agent line follows a rule;
-/// the groups naming the agent are merged, else the `*` groups.
-fn select_groups(robots: &Robots, agent: &[u8]) -> (GroupMatch, Vec<usize>) {
+/// the groups naming the agent are merged, else the `*` groups. The lines
+/// of those groups whose kind is `wanted` are returned, by index.
+///
+/// Only allow and disallow lines end a group, whatever is `wanted`, so
+/// that the usage lines ([`Usage`](crate::Usage)) come from the groups
+/// the verdict's rules come from.
+pub(crate) fn select_group_lines(
+    robots: &Robots,
+    agent: &[u8],
+    wanted: impl Fn(LineKind) -> bool,
+) -> (GroupMatch, Vec<usize>) {
     let mut specific = vec![];
     let mut star = vec![];
     let mut name: Option<Vec<u8>> = None;
@@ -214,6 +223,18 @@ fn select_groups(robots: &Robots, agent: &[u8]) -> (GroupMatch, Vec<usize>) {
     let mut seen_agent = false;
     let mut seen_rule = false;
     let mut any_star = false;
+    // Wanted lines that are not rules, met before the group's first rule:
+    // more user-agent lines may still join the group, so they are given to
+    // it once its agents are all known (at its first rule, or at the end).
+    let mut pending: Vec<usize> = vec![];
+    let give = |pending: &mut Vec<usize>,
+                to: (bool, bool),
+                specific: &mut Vec<usize>,
+                star: &mut Vec<usize>| match to {
+        (true, _) => specific.append(pending),
+        (false, true) => star.append(pending),
+        (false, false) => pending.clear(),
+    };
     for (i, line) in robots.lines().iter().enumerate() {
         match line.kind() {
             LineKind::UserAgent => {
@@ -239,9 +260,18 @@ fn select_groups(robots: &Robots, agent: &[u8]) -> (GroupMatch, Vec<usize>) {
                     }
                 }
             }
-            LineKind::Allow | LineKind::Disallow if seen_agent => {
-                seen_rule = true;
-                if in_specific {
+            kind if seen_agent && (kind.is_rule() || wanted(kind)) => {
+                if kind.is_rule() && !seen_rule {
+                    seen_rule = true;
+                    let to = (in_specific, in_star);
+                    give(&mut pending, to, &mut specific, &mut star);
+                }
+                if !wanted(kind) {
+                    continue;
+                }
+                if !seen_rule {
+                    pending.push(i);
+                } else if in_specific {
                     specific.push(i);
                 } else if in_star {
                     star.push(i);
@@ -250,6 +280,7 @@ fn select_groups(robots: &Robots, agent: &[u8]) -> (GroupMatch, Vec<usize>) {
             _ => {}
         }
     }
+    give(&mut pending, (in_specific, in_star), &mut specific, &mut star);
     match name {
         Some(name) => (GroupMatch::Agent(name), specific),
         None if any_star => (GroupMatch::Star, star),

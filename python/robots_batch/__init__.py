@@ -44,6 +44,7 @@ __all__ = [
     "CrawlVerdict",
     "Explanation",
     "Matcher",
+    "UsagePrefs",
     "__version__",
     "cache_info",
     "origins",
@@ -76,6 +77,26 @@ class Explanation(NamedTuple):
     #: The group the rules came from (the agent token or ``*``); None when
     #: no group applies.
     group: Optional[str]
+
+
+class UsagePrefs(NamedTuple):
+    """A URL's verdict and AI usage preferences (:meth:`Matcher.usage`),
+    from the ``Content-Usage`` and ``Content-Signal`` lines of the groups
+    that apply. Each preference is ``allowed``, ``disallowed`` or
+    ``unknown``; all are None when the URL may not be fetched."""
+
+    #: ``allowed`` or ``disallowed``.
+    verdict: str
+    #: AI model training (AIPREF ``train-ai``, Content-Signal ``ai-train``).
+    train_ai: Optional[str]
+    #: Search (``search`` in both).
+    search: Optional[str]
+    #: Live input to AI answers (Content-Signal ``ai-input``).
+    ai_input: Optional[str]
+    #: The line that decided each preference (None when it is unknown).
+    train_ai_line: Optional[int]
+    search_line: Optional[int]
+    ai_input_line: Optional[int]
 
 
 class CrawlVerdict(NamedTuple):
@@ -119,9 +140,10 @@ def _is_stream_only(obj: Any) -> bool:
     )
 
 
-def _evaluate(evaluate: Any, urls: Any, column: str, explain: bool) -> Any:
+def _evaluate(evaluate: Any, urls: Any, column: str, **options: Any) -> Any:
     """Runs an Arrow evaluation over an array, a chunked array, a record
-    batch or a table (of which ``column`` holds the URLs)."""
+    batch or a table (of which ``column`` holds the URLs), with the
+    ``options`` of the evaluation (``explain``...)."""
     import pyarrow as pa
 
     if isinstance(urls, (pa.RecordBatch, pa.Table)):
@@ -141,12 +163,12 @@ def _evaluate(evaluate: Any, urls: Any, column: str, explain: bool) -> Any:
     if pa.types.is_dictionary(getattr(urls, "type", None) or pa.null()):
         urls = urls.cast(urls.type.value_type)
     if isinstance(urls, pa.ChunkedArray):
-        parts = [evaluate(chunk, explain) for chunk in urls.chunks]
+        parts = [evaluate(chunk, **options) for chunk in urls.chunks]
         if not parts:
-            parts = [evaluate(pa.array([], type=urls.type), explain)]
+            parts = [evaluate(pa.array([], type=urls.type), **options)]
         tables = [_record_batch(p, table=True) for p in parts]
         return pa.concat_tables(tables)
-    return _record_batch(evaluate(urls, explain), table=False)
+    return _record_batch(evaluate(urls, **options), table=False)
 
 
 class Matcher:
@@ -217,21 +239,54 @@ class Matcher:
             for e in self._inner.explain(urls, agent)
         ]
 
+    def usage(
+        self, urls: Iterable[URL], agent: Optional[str] = None
+    ) -> List[Optional[UsagePrefs]]:
+        """Each URL's :class:`UsagePrefs` (None for None): the command's
+        ``--usage`` columns, with ``--explain``'s deciding lines.
+
+        >>> m = Matcher(b"User-agent: *\\nDisallow: /x\\n"
+        ...             b"Content-Usage: train-ai=n\\n")
+        >>> m.usage(["/a"])[0].train_ai
+        'disallowed'
+        >>> m.usage(["/x"])[0].train_ai is None
+        True
+        """
+        return [
+            None if u is None else UsagePrefs._make(u)
+            for u in self._inner.usage(urls, agent)
+        ]
+
     def evaluate(
-        self, urls: Any, *, column: str = "url", explain: bool = False
+        self,
+        urls: Any,
+        *,
+        column: str = "url",
+        explain: bool = False,
+        usage: bool = False,
     ) -> "Union[pa.RecordBatch, pa.Table]":
         """The Arrow form: verdicts for an Arrow array of URLs (string or
         binary, any offset size or view), a ChunkedArray, or the ``column``
         of a RecordBatch or Table.
 
         Returns a RecordBatch (a Table for chunked input) with a
-        ``verdict`` column, and with ``explain`` the ``line``, ``rule``,
-        ``group`` and ``reason`` columns; for several agents, the columns
-        are ``<agent>``, ``<agent>_line`` and so on (the command's
-        ``--layout wide`` with ``_`` for ``.``, which Spark SQL would read
-        as a struct's field). A null URL gets null in every column.
+        ``verdict`` column, with ``explain`` the ``line``, ``rule``,
+        ``group`` and ``reason`` columns, and with ``usage`` the AI usage
+        preferences ``train_ai``, ``search`` and ``ai_input`` (null when
+        the URL may not be fetched; with ``explain`` too, ``train_ai_line``,
+        ``search_line`` and ``ai_input_line``); for several agents, the
+        columns are ``<agent>``, ``<agent>_line`` and so on (the command's
+        ``--layout wide`` with ``_`` for ``.`` and ``-``, which Spark SQL
+        would read as a struct's field and a minus). A null URL gets null
+        in every column.
         """
-        return _evaluate(self._inner.evaluate_arrow, urls, column, explain)
+        return _evaluate(
+            self._inner.evaluate_arrow,
+            urls,
+            column,
+            explain=explain,
+            usage=usage,
+        )
 
 
 def _is_arrow(obj: Any) -> bool:
@@ -385,7 +440,9 @@ class Crawl:
         """The Arrow form, as :meth:`Matcher.evaluate`: ``verdict`` and
         ``reason`` columns, and with ``explain`` ``robots``, ``line`` and
         ``rule``; ``<agent>``, ``<agent>_reason``... for several agents."""
-        return _evaluate(self._inner.evaluate_arrow, urls, column, explain)
+        return _evaluate(
+            self._inner.evaluate_arrow, urls, column, explain=explain
+        )
 
 
 def origins(urls: Any) -> "pa.Array":

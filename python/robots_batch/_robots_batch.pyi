@@ -30,7 +30,24 @@ class Matchers:
     def explain(
         self, urls: Iterable[_URL], agent: Optional[str] = None
     ) -> List[Optional[Tuple[str, str, Optional[int], Optional[str], Optional[str]]]]: ...
-    def evaluate_arrow(self, urls: Any, explain: bool = False) -> _Columns: ...
+    def usage(
+        self, urls: Iterable[_URL], agent: Optional[str] = None
+    ) -> List[
+        Optional[
+            Tuple[
+                str,
+                Optional[str],
+                Optional[str],
+                Optional[str],
+                Optional[int],
+                Optional[int],
+                Optional[int],
+            ]
+        ]
+    ]: ...
+    def evaluate_arrow(
+        self, urls: Any, explain: bool = False, usage: bool = False
+    ) -> _Columns: ...
 
 class Crawl:
     def __init__(

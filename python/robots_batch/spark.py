@@ -40,7 +40,11 @@ _KIND = "_robots_batch_kind"
 
 
 def verdict_fields(
-    agents: Union[str, Sequence[str]], *, crawl: bool, explain: bool
+    agents: Union[str, Sequence[str]],
+    *,
+    crawl: bool,
+    explain: bool,
+    usage: bool = False,
 ) -> List[Any]:
     """The Spark fields :func:`with_verdicts` adds, in order."""
     from pyspark.sql.types import IntegerType, StringType, StructField
@@ -54,6 +58,10 @@ def verdict_fields(
         names = ["verdict"] + (
             ["line", "rule", "group", "reason"] if explain else []
         )
+        if usage:
+            names += ["train_ai", "search", "ai_input"]
+            if explain:
+                names += ["train_ai_line", "search_line", "ai_input_line"]
     fields = []
     for agent in agents:
         for name in names:
@@ -63,7 +71,7 @@ def verdict_fields(
                 column = agent
             else:
                 column = f"{agent}_{name}"
-            kind = IntegerType() if name == "line" else StringType()
+            kind = IntegerType() if name.endswith("line") else StringType()
             fields.append(StructField(column, kind, True))
     return fields
 
@@ -114,6 +122,7 @@ def with_verdicts(
     dialect: str = "rfc9309",
     engine: str = "trie",
     explain: bool = False,
+    usage: bool = False,
     on_4xx: str = "allow",
     on_401_403: str = "allow",
     on_5xx: str = "disallow",
@@ -128,8 +137,9 @@ def with_verdicts(
 
     * ``robots``: one robots.txt (bytes or str) for every URL. Adds
       ``verdict`` (``allowed``/``disallowed``), and with ``explain``
-      ``line``, ``rule``, ``group``, ``reason``, as :meth:`Matcher.evaluate`.
-      Rows and partitions stay as they are.
+      ``line``, ``rule``, ``group``, ``reason``, and with ``usage`` the AI
+      usage preferences ``train_ai``, ``search``, ``ai_input``, as
+      :meth:`Matcher.evaluate`. Rows and partitions stay as they are.
     * ``fetches``: a DataFrame of robots.txt fetches, one row per origin,
       with ``url`` (the robots.txt's URL) or ``origin``
       (``https://example.com``), ``status`` (an integer; 0 or null: no
@@ -150,6 +160,8 @@ def with_verdicts(
     """
     if (robots is None) == (fetches is None):
         raise ValueError("give exactly one of robots= and fetches=")
+    if usage and robots is None:
+        raise ValueError("usage=True needs robots= (not yet fetches=)")
     agent_list = [agents] if isinstance(agents, str) else list(agents)
     for name in (_ORIGIN, _CHAIN, _KIND):
         if name in df.columns:
@@ -161,7 +173,7 @@ def with_verdicts(
     if robots is not None:
         return _with_robots(
             df, robots, url_column, agent_list, dialect, engine, explain,
-            max_robots_bytes,
+            max_robots_bytes, usage,
         )
     policy = dict(
         agents=agent_list,
@@ -190,6 +202,7 @@ def _with_robots(
     engine: str,
     explain: bool,
     max_robots_bytes: int,
+    usage: bool = False,
 ) -> Any:
     from pyspark.sql.types import StructType
 
@@ -197,14 +210,14 @@ def _with_robots(
     settings = (tuple(agents), dialect, engine, max_robots_bytes)
     schema = StructType(
         df.schema.fields
-        + verdict_fields(agents, crawl=False, explain=explain)
+        + verdict_fields(agents, crawl=False, explain=explain, usage=usage)
     )
 
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         m = _matcher(body, settings)
         for batch in batches:
             urls = batch.column(url_column)
-            result = m.evaluate(urls, explain=explain)
+            result = m.evaluate(urls, explain=explain, usage=usage)
             yield _append(batch, result)
 
     return df.mapInArrow(run, schema)

@@ -26,8 +26,9 @@ use robots_batch::crawl::{
     FetchSet, MatcherCache, Origin, MAX_REDIRECTS,
 };
 use robots_batch::{
-    agent_warning, Dialect, EngineKind, Matcher, MatcherBuilder, Reason,
-    Robots, Scratch, Verdict, DEFAULT_MAX_ROBOTS_BYTES,
+    agent_warning, Category, Dialect, EngineKind, Matcher, MatcherBuilder,
+    Reason, Robots, Scratch, Usage, UsagePrefs, Verdict,
+    DEFAULT_MAX_ROBOTS_BYTES,
 };
 
 /// One URL of a Python list: str, bytes (or bytearray, memoryview) or None.
@@ -319,8 +320,15 @@ struct Matchers {
     agents: Vec<String>,
     dialect: Dialect,
     matchers: Vec<Matcher>,
+    /// Each agent's AI usage preferences (few lines: selected always).
+    usages: Vec<Usage>,
     /// Scratch for each matcher, reused between calls.
     scratch: Mutex<Vec<Vec<Scratch>>>,
+}
+
+/// A preference's name, `None` when the URL may not be fetched.
+fn pref_name(prefs: Option<&UsagePrefs>, c: Category) -> Option<&'static str> {
+    prefs.map(|p| p.get(c).name())
 }
 
 impl Matchers {
@@ -338,8 +346,8 @@ impl Matchers {
         }
     }
 
-    /// Runs `f` over each URL's verdict by the matcher at `m`, without
-    /// the GIL.
+    /// Runs `f` over each URL's verdict by the matcher at `m`, with the
+    /// URL's path, without the GIL.
     fn each<U: Sync>(
         &self,
         py: Python<'_>,
@@ -347,7 +355,7 @@ impl Matchers {
         urls: &U,
         len: usize,
         get: impl Fn(&U, usize) -> Option<&[u8]> + Send + Sync,
-        mut f: impl FnMut(usize, Option<Verdict>) + Send,
+        mut f: impl FnMut(usize, Option<(Verdict, &[u8])>) + Send,
     ) {
         let mut scratch = self.take_scratch();
         py.detach(|| {
@@ -363,7 +371,7 @@ impl Matchers {
                 for m in agents.clone() {
                     let v =
                         self.matchers[m].verdict_path(path, &mut scratch[m]);
-                    f(m, Some(v));
+                    f(m, Some((v, path)));
                 }
             }
         });
@@ -387,9 +395,15 @@ impl Matchers {
             &urls,
             urls.len(),
             |u, i| u[i].bytes(),
-            |_, v| out.push(v),
+            |_, v| out.push(v.map(|(v, _)| v)),
         );
         Ok((m, out))
+    }
+
+    /// The usage preferences of the agent at `m` for a path it was given
+    /// `v` for: `None` when it may not fetch it.
+    fn prefs(&self, m: usize, v: Verdict, path: &[u8]) -> Option<UsagePrefs> {
+        v.is_allowed().then(|| self.usages[m].prefs(path))
     }
 }
 
@@ -418,11 +432,21 @@ impl Matchers {
         let agents = parse_agents(agents, dialect)?;
         let mut builder = MatcherBuilder::new();
         builder.engine(parse_engine(engine)?);
-        let matchers = py.detach(|| {
+        let (matchers, usages) = py.detach(|| {
             let robots = Robots::parse_with_limit(&body, max_robots_bytes);
-            agents.iter().map(|a| builder.build(&robots, a, dialect)).collect()
+            let matchers =
+                agents.iter().map(|a| builder.build(&robots, a, dialect));
+            let usages =
+                agents.iter().map(|a| Usage::select(&robots, a, dialect));
+            (matchers.collect(), usages.collect())
         });
-        Ok(Matchers { agents, dialect, matchers, scratch: Mutex::new(vec![]) })
+        Ok(Matchers {
+            agents,
+            dialect,
+            matchers,
+            usages,
+            scratch: Mutex::new(vec![]),
+        })
     }
 
     #[getter]
@@ -488,14 +512,54 @@ impl Matchers {
         PyList::new(py, items)
     }
 
-    /// The Arrow form: verdict columns (and the explanations) for an Arrow
-    /// array of URLs.
-    #[pyo3(signature = (urls, explain=false))]
+    /// Each URL's verdict and AI usage preferences (train-ai, search,
+    /// ai-input, then the line that decided each), the preferences `None`
+    /// when the URL may not be fetched; `None` for a `None` URL.
+    #[pyo3(signature = (urls, agent=None))]
+    fn usage<'py>(
+        &self,
+        py: Python<'py>,
+        urls: &Bound<'py, PyAny>,
+        agent: Option<&str>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let m = agent_index(&self.agents, agent)?;
+        let urls = py_urls(urls)?;
+        let mut out = Vec::with_capacity(urls.len());
+        self.each(
+            py,
+            m..m + 1,
+            &urls,
+            urls.len(),
+            |u, i| u[i].bytes(),
+            |_, v| {
+                out.push(v.map(|(v, path)| {
+                    let p = self.prefs(m, v, path);
+                    let [t, s, a] = Category::ALL;
+                    let line = |c| p.and_then(|p| p.line(c));
+                    (
+                        v.name(),
+                        pref_name(p.as_ref(), t),
+                        pref_name(p.as_ref(), s),
+                        pref_name(p.as_ref(), a),
+                        line(t),
+                        line(s),
+                        line(a),
+                    )
+                }))
+            },
+        );
+        PyList::new(py, out)
+    }
+
+    /// The Arrow form: verdict columns (and the explanations, and the
+    /// usage preferences) for an Arrow array of URLs.
+    #[pyo3(signature = (urls, explain=false, usage=false))]
     fn evaluate_arrow<'py>(
         &self,
         py: Python<'py>,
         urls: &Bound<'py, PyAny>,
         explain: bool,
+        usage: bool,
     ) -> PyResult<Bound<'py, PyList>> {
         let array = import_array(urls)?;
         let urls = ArrowUrls::new(&*array)?;
@@ -507,6 +571,12 @@ impl Matchers {
         let mut rule = per_agent(k, StringBuilder::new);
         let mut group = per_agent(k, StringBuilder::new);
         let mut reason = per_agent(k, StringBuilder::new);
+        // Per agent, per category: the preference and its deciding line.
+        let mut pref = per_agent(k, || {
+            Category::ALL.map(|_| StringBuilder::with_capacity(n, n * 8))
+        });
+        let mut pref_line =
+            per_agent(k, || Category::ALL.map(|_| Int32Builder::new()));
         self.each(
             py,
             0..k,
@@ -514,7 +584,7 @@ impl Matchers {
             n,
             |u, i| u.get(i),
             |m, v| {
-                let Some(v) = v else {
+                let Some((v, path)) = v else {
                     verdict[m].append_null();
                     if explain {
                         line[m].append_null();
@@ -522,8 +592,25 @@ impl Matchers {
                         group[m].append_null();
                         reason[m].append_null();
                     }
+                    if usage {
+                        pref[m].iter_mut().for_each(|b| b.append_null());
+                        if explain {
+                            let lines = pref_line[m].iter_mut();
+                            lines.for_each(|b| b.append_null());
+                        }
+                    }
                     return;
                 };
+                if usage {
+                    let p = self.prefs(m, v, path);
+                    for (i, c) in Category::ALL.into_iter().enumerate() {
+                        pref[m][i].append_option(pref_name(p.as_ref(), c));
+                        if explain {
+                            let l = p.and_then(|p| p.line(c));
+                            pref_line[m][i].append_option(l.map(|l| l as i32));
+                        }
+                    }
+                }
                 verdict[m].append_value(v.name());
                 if explain {
                     let why = self.matchers[m].explain(v.reason());
@@ -554,6 +641,22 @@ impl Matchers {
                 ];
                 for (name, col) in extra {
                     cols.push((column_name(&self.agents, m, name), col));
+                }
+            }
+            if usage {
+                let names = ["train_ai", "search", "ai_input"];
+                for (i, name) in names.into_iter().enumerate() {
+                    let col = Arc::new(pref[m][i].finish()) as ArrayRef;
+                    cols.push((column_name(&self.agents, m, name), col));
+                }
+                if explain {
+                    let names =
+                        ["train_ai_line", "search_line", "ai_input_line"];
+                    for (i, name) in names.into_iter().enumerate() {
+                        let col =
+                            Arc::new(pref_line[m][i].finish()) as ArrayRef;
+                        cols.push((column_name(&self.agents, m, name), col));
+                    }
                 }
             }
         }

@@ -68,6 +68,7 @@ EXAMPLES:
   zcat urls.txt.gz | robots-batch --stats robots.txt - | head
   robots-batch -a GPTBot,CCBot -a ClaudeBot robots.txt urls.txt
   robots-batch --agents ai --layout long --explain robots.txt urls.txt
+  robots-batch -a GPTBot --usage robots.txt urls.txt
   robots-batch --emit allowed -a MyBot robots.txt crawl.log | wc -l";
 
 /// The command line.
@@ -156,6 +157,21 @@ pub struct Args {
     #[arg(long)]
     pub explain: bool,
 
+    /// Add the AI usage preferences of each URL: train-ai, search and
+    /// ai-input.
+    ///
+    /// Read from the `Content-Usage` (IETF AIPREF) and `Content-Signal`
+    /// (Cloudflare) lines of the groups that apply, in the rfc9309 and
+    /// google dialects; they never change a verdict. Each column is
+    /// `allowed`, `disallowed` or `unknown`, and empty (`null` in JSON) for
+    /// a URL that may not be fetched, which has no preferences. When both
+    /// kinds of line apply, the most restrictive preference wins. With
+    /// --explain, `train-ai-line`, `search-line` and `ai-input-line` name
+    /// the line that decided each. With --layout wide, the columns are
+    /// `<agent>.train-ai` and so on after each agent's verdict.
+    #[arg(long)]
+    pub usage: bool,
+
     /// Print only the URLs with this verdict (allowed or disallowed), one
     /// per line, as read.
     ///
@@ -166,7 +182,7 @@ pub struct Args {
     #[arg(
         long,
         value_name = "VERDICT",
-        conflicts_with_all = ["layout", "explain", "format"]
+        conflicts_with_all = ["layout", "explain", "format", "usage"]
     )]
     pub emit: Option<EmitArg>,
 
@@ -178,7 +194,7 @@ pub struct Args {
     #[arg(
         short = 'c',
         long,
-        conflicts_with_all = ["layout", "explain", "format"]
+        conflicts_with_all = ["layout", "explain", "format", "usage"]
     )]
     pub count: bool,
 

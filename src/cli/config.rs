@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use robots_batch::{
     agent_warning, sniff, Batch, BatchBuilder, Dialect, Format, Layout,
-    Matcher, MatcherBuilder, MmapChoice, Robots, Table, TableBuilder,
+    Matcher, MatcherBuilder, MmapChoice, Robots, Table, TableBuilder, Usage,
     WarningKind, AI_CRAWLERS,
 };
 
@@ -170,17 +170,25 @@ impl Config {
                     && format == Format::Csv
                     && layout == Layout::Single
                     && !args.explain
+                    && !args.usage
                 {
                     Output::Plain
                 } else {
                     let names: Vec<&str> =
                         agents.iter().map(String::as_str).collect();
-                    let table = TableBuilder::new()
-                        .format(format)
-                        .layout(layout)
-                        .explain(args.explain)
-                        .build(&names, &matchers);
-                    Output::Table(table)
+                    let mut table = TableBuilder::new();
+                    table.format(format).layout(layout).explain(args.explain);
+                    if args.usage {
+                        table.usage(
+                            agents
+                                .iter()
+                                .map(|a| {
+                                    Usage::select(&robots, a, args.dialect)
+                                })
+                                .collect(),
+                        );
+                    }
+                    Output::Table(table.build(&names, &matchers))
                 }
             }
         };

@@ -11,7 +11,10 @@ OUTPUT:
   `disallowed`, padded to one width) and the URL; with --explain, the reason
   after it: the deciding rule's line number and text and the group it came
   from, `no matching rule`, `no group applies`, or `/robots.txt is always
-  allowed`.
+  allowed`. With --usage, an allowed URL's AI usage preferences follow the
+  URL: `train-ai=..., search=..., ai-input=...`, each `allowed`,
+  `disallowed` or `unknown` (a disallowed URL has none); with --explain too,
+  the reason names the line that decided each known preference.
 
 EXIT CODES:
   0  every URL is allowed
@@ -30,6 +33,7 @@ GOOGLE'S COMPLIANCE RUNNER:
 EXAMPLES:
   robots-batch check robots.txt https://example.com/private/x
   robots-batch check -a GPTBot --explain robots.txt /press/ /cart/
+  robots-batch check -a GPTBot --usage --explain robots.txt /press/
   robots-batch check --spec-test robots.txt https://example.com/x FooBot";
 
 /// `robots-batch check`: the verdicts of a few URLs given as arguments.
@@ -64,6 +68,11 @@ pub struct CheckArgs {
     /// Say why: the deciding rule's line and text and its group.
     #[arg(long)]
     pub explain: bool,
+
+    /// Add the AI usage preferences of each allowed URL (train-ai, search,
+    /// ai-input), from its Content-Usage and Content-Signal lines.
+    #[arg(long)]
+    pub usage: bool,
 
     /// Take the arguments as Google's robotstxt-spec-test runner gives
     /// them: ROBOTS URL AGENT.

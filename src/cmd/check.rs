@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use robots_batch::{Matcher, WarningKind};
+use robots_batch::{Category, Matcher, Usage, WarningKind};
 
 use crate::cli::{read_robots, warn_agent, warn_not_robots_txt, CheckArgs};
 
@@ -34,16 +34,49 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     }
     warn_agent(&agent, args.dialect);
     let matcher = Matcher::new(&robots, &agent, args.dialect);
+    let usage =
+        args.usage.then(|| Usage::select(&robots, &agent, args.dialect));
     let mut scratch = matcher.scratch();
+    let mut buf = vec![];
     let mut out = io::stdout().lock();
     let mut all_allowed = true;
     for url in urls {
         let verdict = matcher.verdict(url.as_bytes(), &mut scratch);
         all_allowed &= verdict.is_allowed();
         let mut line = format!("{:<10} {url}", verdict.name());
+        // Only a URL that may be fetched has usage preferences.
+        let prefs = usage
+            .as_ref()
+            .filter(|_| verdict.is_allowed())
+            .map(|u| (u, u.prefs(u.dialect().path(url.as_bytes(), &mut buf))));
+        if let Some((_, prefs)) = prefs {
+            for (i, c) in Category::ALL.into_iter().enumerate() {
+                let sep = if i == 0 { " " } else { ", " };
+                line.push_str(&format!(
+                    "{sep}{}={}",
+                    c.name(),
+                    prefs.get(c).name()
+                ));
+            }
+        }
         if args.explain {
             let why = matcher.explain(verdict.reason());
-            line.push_str(&format!(" ({why})"));
+            line.push_str(&format!(" ({why}"));
+            if let Some((u, prefs)) = prefs {
+                for c in Category::ALL {
+                    let Some(rule) = prefs.line(c).and_then(|n| u.line_at(n))
+                    else {
+                        continue;
+                    };
+                    line.push_str(&format!(
+                        "; {} from line {}: {}",
+                        c.name(),
+                        rule.line(),
+                        String::from_utf8_lossy(rule.text())
+                    ));
+                }
+            }
+            line.push(')');
         }
         writeln!(out, "{line}").context("failed to write output")?;
     }

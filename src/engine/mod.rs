@@ -24,6 +24,8 @@ use crate::error::{Error, ErrorKind};
 pub(crate) use self::dense::DenseEngine;
 pub(crate) use self::lazy::LazyEngine;
 pub(crate) use self::limits::Limits;
+#[cfg(test)]
+pub(crate) use self::naive::glob_matches_prefix;
 pub(crate) use self::naive::NaiveEngine;
 pub(crate) use self::pattern::{Pattern, Syntax, NONE};
 pub(crate) use self::scan::ScanEngine;

@@ -5,6 +5,7 @@ use super::fields::{push_field, push_json_string, push_number, separator};
 use super::format::Format;
 use crate::matcher::{Explanation, Verdict};
 use crate::rules::Rule;
+use crate::usage::{Category, UsagePrefs};
 
 /// A column of a row, after its URL. Every table, and crawl mode's rows,
 /// are made of these, so that each value is written one way in each
@@ -140,6 +141,76 @@ impl<'a> Cell<'a> {
     }
 }
 
+/// The names of the deciding-line columns of the usage preferences, in
+/// the order of [`Category::ALL`].
+const USAGE_LINE_NAMES: [&str; 3] =
+    ["train-ai-line", "search-line", "ai-input-line"];
+
+/// The names of the usage columns (`--usage`): one per category, then
+/// with `explain` the deciding line of each (`train-ai-line`...).
+pub(super) fn usage_names(explain: bool) -> Vec<&'static str> {
+    let mut names: Vec<&str> =
+        Category::ALL.iter().map(|c| c.name()).collect();
+    if explain {
+        names.extend(USAGE_LINE_NAMES);
+    }
+    names
+}
+
+/// Appends the usage columns of one agent: each category's preference,
+/// then with `explain` each deciding line; all empty (`null` in JSON) for
+/// a URL that may not be fetched (`prefs` is `None`), which has no
+/// preferences.
+#[inline]
+pub(super) fn push_usage(
+    format: Format,
+    out: &mut Vec<u8>,
+    prefs: Option<&UsagePrefs>,
+    explain: bool,
+) {
+    let jsonl = format == Format::Jsonl;
+    for category in Category::ALL {
+        start_usage_column(format, out, category.name());
+        match prefs {
+            Some(p) => {
+                let name = p.get(category).name().as_bytes();
+                if jsonl {
+                    out.push(b'"');
+                    out.extend_from_slice(name);
+                    out.push(b'"');
+                } else {
+                    out.extend_from_slice(name);
+                }
+            }
+            None if jsonl => out.extend_from_slice(b"null"),
+            None => {}
+        }
+    }
+    if !explain {
+        return;
+    }
+    for (category, name) in Category::ALL.into_iter().zip(USAGE_LINE_NAMES) {
+        start_usage_column(format, out, name);
+        match prefs.and_then(|p| p.line(category)) {
+            Some(n) => push_number(out, n),
+            None if jsonl => out.extend_from_slice(b"null"),
+            None => {}
+        }
+    }
+}
+
+/// Starts a usage column: its separator, or for JSON its member's name.
+#[inline]
+fn start_usage_column(format: Format, out: &mut Vec<u8>, name: &str) {
+    if format == Format::Jsonl {
+        out.extend_from_slice(b",\"");
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(b"\":");
+    } else {
+        out.push(separator(format));
+    }
+}
+
 /// Starts a column: its separator, or for JSON its `member` of the row's
 /// object.
 #[inline]
@@ -163,13 +234,6 @@ pub(super) struct Rows {
 }
 
 impl Rows {
-    /// The header line: `url` and the columns' names (empty for JSON
-    /// Lines, which has none).
-    pub(super) fn header(&self) -> Vec<u8> {
-        let names = self.columns.iter().map(|c| c.name());
-        header_of(self.format, std::iter::once("url").chain(names))
-    }
-
     /// Appends `cell`'s columns: each after a separator, or each as a
     /// member `,"name":value` of the row's JSON object.
     #[inline]
