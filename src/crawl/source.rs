@@ -31,6 +31,18 @@ pub struct FetchSet {
     undecodable: usize,
 }
 
+/// An entry of a directory that [`FetchSet::read_dir_skipping`] could not
+/// use, and why.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Skipped {
+    /// The entry.
+    pub path: std::path::PathBuf,
+    /// The host of a `<host>.txt` file that could not be read.
+    pub host: Option<String>,
+    /// Why it was skipped.
+    pub why: String,
+}
+
 /// What a fetch of a [`FetchSet`] is.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 enum Kind {
@@ -233,32 +245,65 @@ impl FetchSet {
     /// (see [`Batch::install`](crate::Batch::install)) and added in the
     /// directory's order.
     pub fn read_dir(&mut self, dir: &Path) -> io::Result<usize> {
+        self.read_dir_inner(dir, None)
+    }
+
+    /// [`FetchSet::read_dir`] that goes on past what it cannot use: every
+    /// entry of `dir` that is not a readable `<host>.txt` file (a name that
+    /// is not UTF-8, a directory, another file, a file that cannot be
+    /// read, an entry that cannot be listed) is added to `skipped` instead.
+    /// Only a directory that cannot be opened is an error.
+    pub fn read_dir_skipping(
+        &mut self,
+        dir: &Path,
+        skipped: &mut Vec<Skipped>,
+    ) -> io::Result<usize> {
+        self.read_dir_inner(dir, Some(skipped))
+    }
+
+    fn read_dir_inner(
+        &mut self,
+        dir: &Path,
+        mut skipped: Option<&mut Vec<Skipped>>,
+    ) -> io::Result<usize> {
         use rayon::prelude::*;
 
+        let lenient = skipped.is_some();
+        let mut skip = |path: std::path::PathBuf, host: Option<&str>, why| {
+            if let Some(ref mut s) = skipped {
+                s.push(Skipped { path, host: host.map(str::to_string), why });
+            }
+        };
         let entries = fs::read_dir(dir)
             .map_err(|e| with_path(e, dir, "cannot read the directory"))?;
         let mut files = vec![];
         for entry in entries {
-            let entry = entry.map_err(|e| with_path(e, dir, "cannot list"))?;
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) if lenient => {
+                    skip(dir.to_path_buf(), None, format!("cannot list: {e}"));
+                    continue;
+                }
+                Err(e) => return Err(with_path(e, dir, "cannot list")),
+            };
             let name = entry.file_name();
-            let Some(host) =
-                name.to_str().and_then(|n| n.strip_suffix(".txt"))
-            else {
+            let path = entry.path();
+            let Some(name) = name.to_str() else {
+                skip(path, None, "the name is not UTF-8".to_string());
                 continue;
             };
-            if host.is_empty() {
-                continue;
-            }
+            let host = name.strip_suffix(".txt").filter(|h| !h.is_empty());
             // The entry's type costs no system call where the file system
             // gives it; only a link must be followed.
-            let path = entry.path();
             let is_file = match entry.file_type() {
                 Ok(t) if t.is_symlink() => path.is_file(),
                 Ok(t) => t.is_file(),
                 Err(_) => path.is_file(),
             };
-            if is_file {
-                files.push((host.to_string(), path));
+            match host {
+                Some(host) if is_file => files.push((host.to_string(), path)),
+                Some(_) => skip(path, None, "not a file".to_string()),
+                None => skip(path, None, "not a <host>.txt file".to_string()),
             }
         }
         let limit =
@@ -271,13 +316,21 @@ impl FetchSet {
         };
         let bodies: Vec<io::Result<Vec<u8>>> =
             files.par_iter().map(|(_, path)| read(path)).collect();
-        let n = files.len();
+        let mut n = 0;
         for ((host, path), body) in files.into_iter().zip(bodies) {
-            let body = body.map_err(|e| with_path(e, &path, "cannot read"))?;
+            let body = match body {
+                Ok(body) => body,
+                Err(e) if lenient => {
+                    skip(path, Some(&host), format!("cannot read: {e}"));
+                    continue;
+                }
+                Err(e) => return Err(with_path(e, &path, "cannot read")),
+            };
             self.insert_host(
                 &host,
                 Fetch { status: 200, body, ..Fetch::default() },
             );
+            n += 1;
         }
         Ok(n)
     }

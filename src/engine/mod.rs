@@ -24,7 +24,7 @@ use crate::error::{Error, ErrorKind};
 pub(crate) use self::dense::DenseEngine;
 pub(crate) use self::lazy::LazyEngine;
 pub(crate) use self::limits::Limits;
-pub(crate) use self::naive::NaiveEngine;
+pub(crate) use self::naive::{NaiveEngine, NaiveScratch};
 pub(crate) use self::pattern::{Pattern, Syntax, NONE};
 pub(crate) use self::scan::ScanEngine;
 pub(crate) use self::trie::{TrieEngine, TrieScratch};

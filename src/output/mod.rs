@@ -15,7 +15,8 @@ agent's cells, each rule's explanation) is rendered once when the table
 is built, so that a row costs the URL's bytes and a few copies.
 
 An [`EmitRender`] prints only the lines with one verdict, for pipelines,
-and a [`CountRender`] only counts verdicts per matcher.
+and a [`CountRender`] only counts verdicts per matcher. A [`Record`]
+writes rows of other named fields (a survey's) in the same formats.
 */
 
 mod count;
@@ -24,6 +25,7 @@ mod emit;
 mod explain;
 mod fields;
 mod format;
+mod record;
 mod rows;
 mod table;
 
@@ -32,5 +34,6 @@ pub use self::count::{CountRender, Counts, TallyRender};
 pub use self::csv::CsvRender;
 pub use self::emit::EmitRender;
 pub use self::format::{Format, Layout};
+pub use self::record::{Field, Record};
 pub(crate) use self::rows::{Cell, CrawlRows};
 pub use self::table::{Table, TableBuilder, TableRender};
