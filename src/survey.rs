@@ -198,30 +198,29 @@ pub fn survey(
     // In RFC 9309 and Google a group names an agent only by its exact
     // token, so an agent that none of the file's tokens is gets the same
     // rules as `*`; the older standards search substrings and must select.
-    let tokens: Option<HashSet<Vec<u8>>> =
-        dialect.is_longest_match().then(|| {
-            robots
-                .lines()
-                .iter()
-                .filter(|l| l.kind() == LineKind::UserAgent)
-                .map(|l| {
-                    let v = robots.value(l);
-                    let n = v
-                        .iter()
-                        .take_while(|&&b| {
-                            b.is_ascii_alphabetic() || b == b'_' || b == b'-'
-                        })
-                        .count();
-                    v[..n].to_ascii_lowercase()
-                })
-                .collect()
-        });
+    let tokens: Option<Vec<Vec<u8>>> = dialect.is_longest_match().then(|| {
+        robots
+            .lines()
+            .iter()
+            .filter(|l| l.kind() == LineKind::UserAgent)
+            .map(|l| {
+                let v = robots.value(l);
+                let n = v
+                    .iter()
+                    .take_while(|&&b| {
+                        b.is_ascii_alphabetic() || b == b'_' || b == b'-'
+                    })
+                    .count();
+                v[..n].to_vec()
+            })
+            .collect()
+    });
     let mut star: Option<AgentScope> = None;
     let mut seen: Vec<(RuleSet, AgentScope)> = vec![];
     let mut out = Vec::with_capacity(agents.len());
     for agent in agents {
         let unnamed = tokens.as_ref().is_some_and(|t| {
-            !t.contains(agent.to_ascii_lowercase().as_bytes())
+            !t.iter().any(|tok| tok.eq_ignore_ascii_case(agent.as_bytes()))
         });
         if unnamed {
             if let Some(s) = star {
