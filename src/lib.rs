@@ -116,8 +116,8 @@ pub use crate::matcher::{
     Explanation, Matcher, MatcherBuilder, Reason, Scratch, Verdict,
 };
 pub use crate::output::{
-    CountRender, Counts, CsvRender, EmitRender, Field, Format, Layout, Record,
-    Table, TableBuilder, TableRender, TallyRender,
+    Columns, CountRender, Counts, CsvRender, EmitRender, Field, Format,
+    Layout, Table, TableBuilder, TableRender, TallyRender,
 };
 pub use crate::robots::{
     Line, LineKind, Robots, Warning, WarningKind, DEFAULT_MAX_ROBOTS_BYTES,

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use robots_batch::crawl::{CrawlJudge, Skipped};
 use robots_batch::survey::{survey, AgentScope, GroupKind, Scope};
 use robots_batch::{
-    BatchBuilder, Dialect, Field, Format, MatcherBuilder, Record, Robots,
+    BatchBuilder, Columns, Dialect, Field, Format, MatcherBuilder, Robots,
 };
 
 use super::crawl::read_fetches;
@@ -85,13 +85,15 @@ pub fn run(args: SurveyArgs) -> anyhow::Result<ExitCode> {
     unreadable.sort_by(|a, b| a.host.cmp(&b.host));
     let mut stdout = io::BufWriter::new(io::stdout().lock());
     let mut summary = Summary::new(agents.len());
-    let record = Record::new(
+    // Columns are only ever appended, so that scripts reading them by
+    // position keep working: the usage preferences at `/` go after `rules`.
+    let columns = Columns::new(
         format,
         &["site", "agent", "fetch", "group", "scope", "rules"],
     );
     if !args.no_header && !args.summary {
         stdout
-            .write_all(&record.header())
+            .write_all(&columns.header())
             .context("failed to write output")?;
     }
     let survey_site = |&i: &usize| -> SiteSurvey {
@@ -106,7 +108,7 @@ pub fn run(args: SurveyArgs) -> anyhow::Result<ExitCode> {
                 continue;
             }
             let mut out = vec![];
-            push_rows(&record, &mut out, name(i), &agents, s);
+            push_rows(&columns, &mut out, name(i), &agents, s);
             stdout.write_all(&out).context("failed to write output")?;
         }
     }
@@ -125,7 +127,7 @@ pub fn run(args: SurveyArgs) -> anyhow::Result<ExitCode> {
             summary.add(&site.agents);
         } else {
             let mut out = vec![];
-            push_rows(&record, &mut out, host, &agents, &site);
+            push_rows(&columns, &mut out, host, &agents, &site);
             stdout.write_all(&out).context("failed to write output")?;
         }
     }
@@ -174,14 +176,14 @@ fn site_survey(
 }
 
 fn push_rows(
-    record: &Record,
+    columns: &Columns,
     out: &mut Vec<u8>,
     site: &str,
     agents: &[String],
     s: &SiteSurvey,
 ) {
     for (agent, a) in agents.iter().zip(&s.agents) {
-        record.push(
+        columns.push(
             out,
             &[
                 Field::Text(site.as_bytes()),
@@ -226,11 +228,11 @@ impl Summary {
         agents: &[String],
         header: bool,
     ) -> Vec<u8> {
-        let record = Record::new(
+        let columns = Columns::new(
             format,
             &["agent", "group", "sites", "full", "partial", "none", "unknown"],
         );
-        let mut out = if header { record.header() } else { vec![] };
+        let mut out = if header { columns.header() } else { vec![] };
         for (agent, c) in agents.iter().zip(&self.counts) {
             let mut all = [0u64; 4];
             for g in c {
@@ -242,7 +244,7 @@ impl Summary {
                 .chain(GROUPS.iter().zip(c).map(|(g, n)| (g.name(), *n)));
             for (group, n) in rows {
                 let sites: u64 = n.iter().sum();
-                record.push(
+                columns.push(
                     &mut out,
                     &[
                         Field::Text(agent.as_bytes()),

@@ -5,7 +5,7 @@
 use super::fields::{push_field, push_json_string, separator};
 use super::format::Format;
 
-/// One field of a [`Record`] row.
+/// One field of a row of [`Columns`].
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 pub enum Field<'a> {
     /// Text: a string in JSON, a field as it is (quoted if need be) in
@@ -17,16 +17,16 @@ pub enum Field<'a> {
 
 /// The columns of a table and the format its rows are written in.
 #[derive(Clone, Debug)]
-pub struct Record {
+pub struct Columns {
     format: Format,
     names: Vec<String>,
 }
 
-impl Record {
+impl Columns {
     /// A table with columns `names`, in `format`.
-    pub fn new<S: AsRef<str>>(format: Format, names: &[S]) -> Record {
+    pub fn new<S: AsRef<str>>(format: Format, names: &[S]) -> Columns {
         let names = names.iter().map(|n| n.as_ref().to_string()).collect();
-        Record { format, names }
+        Columns { format, names }
     }
 
     /// The header line: the column names (nothing for JSON Lines, whose
@@ -84,7 +84,7 @@ mod tests {
     fn rows_in_each_format() {
         let fields = [Field::Text(b"a,b\t\"c\""), Field::Number(7)];
         let row = |format| {
-            let r = Record::new(format, &["site", "rules"]);
+            let r = Columns::new(format, &["site", "rules"]);
             let mut out = r.header();
             r.push(&mut out, &fields);
             String::from_utf8(out).unwrap()

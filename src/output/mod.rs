@@ -15,25 +15,25 @@ agent's cells, each rule's explanation) is rendered once when the table
 is built, so that a row costs the URL's bytes and a few copies.
 
 An [`EmitRender`] prints only the lines with one verdict, for pipelines,
-and a [`CountRender`] only counts verdicts per matcher. A [`Record`]
+and a [`CountRender`] only counts verdicts per matcher. [`Columns`]
 writes rows of other named fields (a survey's) in the same formats.
 */
 
+mod columns;
 mod count;
 mod csv;
 mod emit;
 mod explain;
 mod fields;
 mod format;
-mod record;
 mod rows;
 mod table;
 
+pub use self::columns::{Columns, Field};
 pub(crate) use self::count::slot;
 pub use self::count::{CountRender, Counts, TallyRender};
 pub use self::csv::CsvRender;
 pub use self::emit::EmitRender;
 pub use self::format::{Format, Layout};
-pub use self::record::{Field, Record};
 pub(crate) use self::rows::{Cell, CrawlRows};
 pub use self::table::{Table, TableBuilder, TableRender};
