@@ -1,89 +1,206 @@
-//! Built-in lists of agents, for audits of many crawlers at once.
+//! The AI crawlers of ai.robots.txt's community list, for audits of many
+//! crawlers at once: `--agents ai` and `--agents ai:CATEGORY`.
+//!
+//! The list is `datasets/ai-robots-txt/robots.json` (MIT, its licence
+//! beside it), embedded in the library and parsed at first use: one parse
+//! of 70 KB costs well under a millisecond, and keeping the file as
+//! published lets `scripts/refresh-ai-agents` replace it without a
+//! generation step.
 
-/// A crawler in a built-in list: its product token and who runs it.
-#[derive(Clone, Copy, Debug, Eq, PartialEq)]
-pub struct KnownAgent {
-    /// The product token the crawler's operator documents for robots.txt.
-    pub token: &'static str,
-    /// Who runs it, and what it is for.
-    pub about: &'static str,
+use std::sync::OnceLock;
+
+use crate::rules::{is_valid_product_token, product_token};
+
+/// ai.robots.txt's `robots.json`, as published.
+const ROBOTS_JSON: &str =
+    include_str!("../datasets/ai-robots-txt/robots.json");
+
+/// One crawler of the ai.robots.txt list.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct AiAgent {
+    /// The name as the list writes it (`GPTBot`, `AI2Bot`, `Kangaroo Bot`).
+    pub name: String,
+    /// The product token robots-batch judges it by: the name when it is a
+    /// valid product token; else its leading token when the rest is only a
+    /// version, another word or a domain suffix (`Kangaroo Bot` gives
+    /// `Kangaroo`, `iaskspider/2.0` gives `iaskspider`, `bigsur.ai` gives
+    /// `bigsur`); else `None`, and the entry is left out of `--agents ai`,
+    /// because the token would be another word (`AI2Bot` gives `AI`).
+    pub token: Option<String>,
+    /// What Google's parser (and RFC 9309) reads from a robots.txt line
+    /// `User-agent: <name>`: the name's leading letters, `-` and `_`.
+    pub google_reads: String,
+    /// The operator, as the list writes it (Markdown links kept).
+    pub operator: String,
+    /// The category: the list's `function` field as a slug (lower case,
+    /// words joined by `-`, a leading `ai-` dropped): `AI Data Scrapers`
+    /// gives `data-scrapers`.
+    pub category: String,
 }
 
-/// The product tokens of well-known AI crawlers and AI-use controls, as
-/// their operators documented them in 2025: the `--agents ai` list.
+/// Every entry of the embedded list, in case-insensitive order of name.
 ///
-/// Every entry is a valid RFC 9309 product token (letters, `-` and `_`),
-/// so it can name a group. Tokens that are not valid product tokens are
-/// left out, because under RFC 9309 no group can name them: a group
-/// `User-agent: AI2Bot` (Allen Institute) is read as the token `AI`, and
-/// `Kangaroo Bot` as `Kangaroo`. Lists of AI crawlers age fast; give your
-/// own with `--agents-file` to audit others.
-pub const AI_CRAWLERS: &[KnownAgent] = &[
-    KnownAgent { token: "GPTBot", about: "OpenAI, model training" },
-    KnownAgent { token: "OAI-SearchBot", about: "OpenAI, ChatGPT search" },
-    KnownAgent { token: "ChatGPT-User", about: "OpenAI, fetches for users" },
-    KnownAgent { token: "ClaudeBot", about: "Anthropic, model training" },
-    KnownAgent { token: "Claude-SearchBot", about: "Anthropic, search" },
-    KnownAgent { token: "Claude-User", about: "Anthropic, fetches for users" },
-    KnownAgent { token: "anthropic-ai", about: "Anthropic, older token" },
-    KnownAgent { token: "Claude-Web", about: "Anthropic, older token" },
-    KnownAgent {
-        token: "Google-Extended",
-        about: "Google, use in Gemini training and grounding (no crawler \
-                of its own: Googlebot fetches)",
-    },
-    KnownAgent { token: "GoogleOther", about: "Google, research crawls" },
-    KnownAgent {
-        token: "Applebot-Extended",
-        about: "Apple, use in model training (Applebot fetches)",
-    },
-    KnownAgent {
-        token: "CCBot",
-        about: "Common Crawl, an open crawl many models train on",
-    },
-    KnownAgent { token: "PerplexityBot", about: "Perplexity, search index" },
-    KnownAgent {
-        token: "Perplexity-User",
-        about: "Perplexity, fetches for users",
-    },
-    KnownAgent { token: "Bytespider", about: "ByteDance, model training" },
-    KnownAgent { token: "Amazonbot", about: "Amazon, Alexa and models" },
-    KnownAgent { token: "meta-externalagent", about: "Meta, model training" },
-    KnownAgent {
-        token: "meta-externalfetcher",
-        about: "Meta, fetches for users",
-    },
-    KnownAgent { token: "FacebookBot", about: "Meta, older training token" },
-    KnownAgent { token: "cohere-ai", about: "Cohere, fetches for users" },
-    KnownAgent {
-        token: "cohere-training-data-crawler",
-        about: "Cohere, model training",
-    },
-    KnownAgent {
-        token: "MistralAI-User",
-        about: "Mistral, fetches for users",
-    },
-    KnownAgent { token: "DuckAssistBot", about: "DuckDuckGo, AI answers" },
-    KnownAgent { token: "YouBot", about: "You.com, AI search" },
-    KnownAgent { token: "Diffbot", about: "Diffbot, knowledge graph" },
-    KnownAgent { token: "Timpibot", about: "Timpi, search index" },
-    KnownAgent { token: "omgili", about: "Webz.io, data sold for training" },
-    KnownAgent { token: "omgilibot", about: "Webz.io, older token" },
-    KnownAgent { token: "Webzio-Extended", about: "Webz.io, AI-use control" },
-    KnownAgent { token: "ImagesiftBot", about: "ImageSift, image index" },
-];
+/// ```
+/// let agents = robots_batch::ai_agents();
+/// let gpt = agents.iter().find(|a| a.name == "GPTBot").unwrap();
+/// assert_eq!(gpt.token.as_deref(), Some("GPTBot"));
+/// let ai2 = agents.iter().find(|a| a.name == "AI2Bot").unwrap();
+/// assert_eq!((ai2.token.as_deref(), ai2.google_reads.as_str()), (None, "AI"));
+/// ```
+pub fn ai_agents() -> &'static [AiAgent] {
+    static AGENTS: OnceLock<Vec<AiAgent>> = OnceLock::new();
+    AGENTS.get_or_init(|| parse_list(ROBOTS_JSON).unwrap_or_default())
+}
+
+/// The product tokens `--agents ai` (`category` `None`) or
+/// `--agents ai:CATEGORY` judges, in list order, each once (compared
+/// case-insensitively, as groups are). `None` when no entry has that
+/// category.
+pub fn ai_agent_tokens(category: Option<&str>) -> Option<Vec<&'static str>> {
+    if let Some(c) = category {
+        if !ai_agents().iter().any(|a| a.category == c) {
+            return None;
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    let tokens = ai_agents()
+        .iter()
+        .filter(|a| category.is_none_or(|c| a.category == c))
+        .filter_map(|a| a.token.as_deref())
+        .filter(|t| seen.insert(t.to_ascii_lowercase()))
+        .collect();
+    Some(tokens)
+}
+
+/// The categories of the list with how many entries each has, the most
+/// common first (then by name).
+pub fn ai_categories() -> Vec<(&'static str, usize)> {
+    let mut counts: Vec<(&'static str, usize)> = vec![];
+    for agent in ai_agents() {
+        match counts.iter_mut().find(|(c, _)| *c == agent.category) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((&agent.category, 1)),
+        }
+    }
+    counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    counts
+}
+
+/// Parses a `robots.json`: an object of entries by name, each an object
+/// with string fields (`operator`, `function`, ...).
+fn parse_list(json: &str) -> Result<Vec<AiAgent>, serde_json::Error> {
+    let map: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(json)?;
+    let field = |v: &serde_json::Value, k: &str| {
+        v.get(k).and_then(|f| f.as_str()).unwrap_or("").trim().to_string()
+    };
+    let mut agents: Vec<AiAgent> = map
+        .iter()
+        .map(|(name, v)| AiAgent {
+            name: name.clone(),
+            token: judged_token(name).map(str::to_string),
+            google_reads: product_token(name).to_string(),
+            operator: field(v, "operator"),
+            category: slug(&field(v, "function")),
+        })
+        .collect();
+    agents.sort_by(|a, b| {
+        let key = |s: &str| s.to_ascii_lowercase();
+        key(&a.name).cmp(&key(&b.name)).then(a.name.cmp(&b.name))
+    });
+    Ok(agents)
+}
+
+/// The token robots-batch judges a listed name by (see [`AiAgent::token`]).
+fn judged_token(name: &str) -> Option<&str> {
+    if is_valid_product_token(name) {
+        return Some(name);
+    }
+    let token = product_token(name);
+    let next = name.as_bytes().get(token.len());
+    match next {
+        Some(b' ' | b'/' | b'.') if !token.is_empty() => Some(token),
+        _ => None,
+    }
+}
+
+/// `AI Data Scrapers` gives `data-scrapers`; `LLM training.` gives
+/// `llm-training`; an empty field gives `none`.
+fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for word in text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        if !out.is_empty() {
+            out.push('-');
+        }
+        out.push_str(&word.to_ascii_lowercase());
+    }
+    match out.strip_prefix("ai-") {
+        Some(rest) => rest.to_string(),
+        None if out.is_empty() => "none".to_string(),
+        None => out,
+    }
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::is_valid_product_token;
 
     #[test]
-    fn ai_crawlers_are_product_tokens_and_distinct() {
-        let mut seen = std::collections::HashSet::new();
-        for agent in AI_CRAWLERS {
-            assert!(is_valid_product_token(agent.token), "{agent:?}");
-            assert!(seen.insert(agent.token.to_ascii_lowercase()));
+    fn the_embedded_list_parses() {
+        assert!(parse_list(ROBOTS_JSON).is_ok());
+        let agents = ai_agents();
+        assert!(agents.len() > 100, "{}", agents.len());
+        for name in ["GPTBot", "ClaudeBot", "CCBot", "Google-Extended"] {
+            let a = agents.iter().find(|a| a.name == name).unwrap();
+            assert_eq!(a.token.as_deref(), Some(name));
+            assert!(!a.operator.is_empty());
         }
+    }
+
+    #[test]
+    fn tokens_are_product_tokens_and_distinct() {
+        let tokens = ai_agent_tokens(None).unwrap();
+        let mut seen = std::collections::HashSet::new();
+        for t in &tokens {
+            assert!(is_valid_product_token(t), "{t:?}");
+            assert!(seen.insert(t.to_ascii_lowercase()), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn names_that_are_not_tokens() {
+        assert_eq!(judged_token("GPTBot"), Some("GPTBot"));
+        assert_eq!(judged_token("Kangaroo Bot"), Some("Kangaroo"));
+        assert_eq!(judged_token("iaskspider/2.0"), Some("iaskspider"));
+        assert_eq!(judged_token("bigsur.ai"), Some("bigsur"));
+        assert_eq!(judged_token("AI2Bot"), None);
+        assert_eq!(judged_token("Crawl4AI"), None);
+        assert_eq!(judged_token("2bot"), None);
+        assert_eq!(product_token("AI2Bot"), "AI");
+    }
+
+    #[test]
+    fn categories_select() {
+        assert_eq!(slug("AI Data Scrapers"), "data-scrapers");
+        assert_eq!(slug("LLM training."), "llm-training");
+        assert_eq!(slug(""), "none");
+        let cats = ai_categories();
+        assert!(cats.iter().any(|(c, _)| *c == "data-scrapers"));
+        let total: usize = cats.iter().map(|(_, n)| n).sum();
+        assert_eq!(total, ai_agents().len());
+        let scrapers = ai_agent_tokens(Some("data-scrapers")).unwrap();
+        assert!(!scrapers.is_empty());
+        let all = ai_agent_tokens(None).unwrap();
+        assert!(scrapers.iter().all(|t| all.contains(t)));
+        assert!(ai_agent_tokens(Some("no-such-category")).is_none());
+    }
+
+    #[test]
+    fn a_bad_list_is_an_error() {
+        assert!(parse_list("[1, 2]").is_err());
+        assert!(parse_list("{\"A\": 1}").unwrap()[0].category == "none");
     }
 }

@@ -102,11 +102,12 @@ mod rules;
 #[cfg(feature = "sample")]
 pub mod sample;
 pub mod sniff;
+pub mod survey;
 mod swar;
 mod url;
 mod usage;
 
-pub use crate::agents::{KnownAgent, AI_CRAWLERS};
+pub use crate::agents::{ai_agent_tokens, ai_agents, ai_categories, AiAgent};
 pub use crate::batch::{
     Batch, BatchBuilder, MmapChoice, PlainLine, Render, Sink, Stats,
     MAX_LINE_BYTES, MAX_THREADS,
@@ -120,8 +121,8 @@ pub use crate::matcher::{
     Explanation, Matcher, MatcherBuilder, Reason, Scratch, Verdict,
 };
 pub use crate::output::{
-    CountRender, Counts, CsvRender, EmitRender, Format, Layout, Table,
-    TableBuilder, TableRender, TallyRender,
+    Columns, CountRender, Counts, CsvRender, EmitRender, Field, Format,
+    Layout, Table, TableBuilder, TableRender, TallyRender,
 };
 pub use crate::robots::{
     Line, LineKind, Robots, Warning, WarningKind, DEFAULT_MAX_ROBOTS_BYTES,

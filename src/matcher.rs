@@ -208,64 +208,7 @@ impl MatcherBuilder {
 
     /// Compiles an already selected rule set.
     pub fn build_rules(&self, rules: RuleSet) -> Matcher {
-        let dialect = rules.dialect();
-        let syntax = if dialect.has_wildcards() {
-            Syntax::Glob
-        } else {
-            Syntax::Literal
-        };
-        // (priority key, pattern, rule index)
-        let mut tagged: Vec<(usize, bool, u32, Cow<'_, [u8]>)> =
-            Vec::with_capacity(rules.rules().len());
-        for (i, rule) in rules.rules().iter().enumerate() {
-            if rule.pattern().is_empty() {
-                continue;
-            }
-            tagged.push((
-                rule.pattern().len(),
-                rule.is_allow(),
-                i as u32,
-                Cow::Borrowed(rule.pattern()),
-            ));
-            if dialect == Dialect::Google && rule.is_allow() {
-                if let Some(dir) = google_index_directory(rule.pattern()) {
-                    tagged.push((dir.len(), true, i as u32, Cow::Owned(dir)));
-                }
-            }
-        }
-        // The patterns' places in `tagged` (the low 64 bits), in priority
-        // order.
-        let mut order: Vec<u128> = (0..tagged.len() as u128).collect();
-        if dialect.is_longest_match() {
-            // Longest first, allow before disallow at equal length, then
-            // file order so that explanations name the first such line
-            // (a rule's patterns come in file order, so the tie-break is
-            // their place in `tagged`).
-            //
-            // The keys are packed into one integer, as sorting tuples costs
-            // more, and crawl mode sorts once for every host of a log.
-            for (k, t) in order.iter_mut().zip(&tagged) {
-                let shorter = u128::from(!(t.0 as u64));
-                let disallow = u128::from(!t.1);
-                *k |= shorter << 65 | disallow << 64;
-            }
-            order.sort_unstable();
-        }
-        let place = |k: &u128| *k as u64 as usize;
-        let pattern_rule = order
-            .iter()
-            .map(|k| {
-                let (_, allow, rule, _) = &tagged[place(k)];
-                (*rule, *allow)
-            })
-            .collect();
-        let patterns: Vec<Pattern> = order
-            .iter()
-            .map(|k| Pattern {
-                bytes: std::mem::take(&mut tagged[place(k)].3),
-                syntax,
-            })
-            .collect();
+        let (patterns, pattern_rule) = prioritized(&rules);
         let engine = Engine::build(self.engine, &patterns, &self.limits);
         log::debug!(
             "{} patterns for group {:?} compiled to {} ({} bytes)",
@@ -274,8 +217,74 @@ impl MatcherBuilder {
             engine.strategy(),
             engine.memory_usage()
         );
+        drop(patterns);
         Matcher { rules, engine, pattern_rule }
     }
+}
+
+/// The patterns of `rules` in the order they are tried, the first that
+/// matches a path deciding it, and for each its rule's index and whether
+/// it allows. Empty patterns, which never decide, are left out; Google's
+/// reading adds the directory of an allowed `index.htm...`.
+pub(crate) fn prioritized(
+    rules: &RuleSet,
+) -> (Vec<Pattern<'_>>, Vec<(u32, bool)>) {
+    let dialect = rules.dialect();
+    let syntax =
+        if dialect.has_wildcards() { Syntax::Glob } else { Syntax::Literal };
+    // (priority key, pattern, rule index)
+    let mut tagged: Vec<(usize, bool, u32, Cow<'_, [u8]>)> =
+        Vec::with_capacity(rules.rules().len());
+    for (i, rule) in rules.rules().iter().enumerate() {
+        if rule.pattern().is_empty() {
+            continue;
+        }
+        tagged.push((
+            rule.pattern().len(),
+            rule.is_allow(),
+            i as u32,
+            Cow::Borrowed(rule.pattern()),
+        ));
+        if dialect == Dialect::Google && rule.is_allow() {
+            if let Some(dir) = google_index_directory(rule.pattern()) {
+                tagged.push((dir.len(), true, i as u32, Cow::Owned(dir)));
+            }
+        }
+    }
+    // The patterns' places in `tagged` (the low 64 bits), in priority
+    // order.
+    let mut order: Vec<u128> = (0..tagged.len() as u128).collect();
+    if dialect.is_longest_match() {
+        // Longest first, allow before disallow at equal length, then
+        // file order so that explanations name the first such line
+        // (a rule's patterns come in file order, so the tie-break is
+        // their place in `tagged`).
+        //
+        // The keys are packed into one integer, as sorting tuples costs
+        // more, and crawl mode sorts once for every host of a log.
+        for (k, t) in order.iter_mut().zip(&tagged) {
+            let shorter = u128::from(!(t.0 as u64));
+            let disallow = u128::from(!t.1);
+            *k |= shorter << 65 | disallow << 64;
+        }
+        order.sort_unstable();
+    }
+    let place = |k: &u128| *k as u64 as usize;
+    let pattern_rule = order
+        .iter()
+        .map(|k| {
+            let (_, allow, rule, _) = &tagged[place(k)];
+            (*rule, *allow)
+        })
+        .collect();
+    let patterns: Vec<Pattern> = order
+        .iter()
+        .map(|k| Pattern {
+            bytes: std::mem::take(&mut tagged[place(k)].3),
+            syntax,
+        })
+        .collect();
+    (patterns, pattern_rule)
 }
 
 /// Google's reference library reads `Allow: /d/index.htm...` as also

@@ -2,7 +2,7 @@
 //! comma-separated, `--agents-file`, `--agents ai`, `--layout`),
 //! `--explain`, the filter mode (`--emit`, `-c`) and `--format`.
 
-use robots_batch::{Dialect, Matcher, Robots, Verdict, AI_CRAWLERS};
+use robots_batch::{ai_agent_tokens, Dialect, Matcher, Robots, Verdict};
 
 use crate::util::{lines, Dir, TestCommand, EXAMPLE_ROBOTS, EXAMPLE_URLS};
 
@@ -154,16 +154,21 @@ rbtest!(agents_ai, |dir: Dir, mut cmd: TestCommand| {
     let got = cmd.args(["--agents", "ai", "robots.txt", "urls.txt"]).stdout();
     let mut rows = got.lines();
     let header: Vec<&str> = rows.next().unwrap().split(',').collect();
-    let tokens: Vec<&str> = AI_CRAWLERS.iter().map(|a| a.token).collect();
+    let tokens = ai_agent_tokens(None).unwrap();
     assert_eq!(header[0], "url");
     assert_eq!(header[1..], tokens[..]);
     for token in ["GPTBot", "ClaudeBot", "CCBot", "Google-Extended"] {
         assert!(tokens.contains(&token), "{token}");
     }
-    // The example robots.txt names only GPTBot among them.
-    let rest = ",allowed".repeat(tokens.len() - 1);
+    // The example robots.txt names only GPTBot among them: it may not
+    // fetch `/`, the others fall back to `*`, which allows it.
+    let root: String = tokens
+        .iter()
+        .map(|&t| if t == "GPTBot" { ",disallowed" } else { ",allowed" })
+        .collect();
+    let press = ",allowed".repeat(tokens.len());
     eqnice!(
-        format!("/,disallowed{rest}\n/press/x,allowed{rest}\n"),
+        format!("/{root}\n/press/x{press}\n"),
         rows.map(|r| format!("{r}\n")).collect::<String>()
     );
     // --agents ai comes after -a, without repeating it.
@@ -182,13 +187,64 @@ rbtest!(agents_ai, |dir: Dir, mut cmd: TestCommand| {
     assert_eq!(agents.len(), tokens.len() + 1);
 });
 
+rbtest!(agents_ai_categories, |dir: Dir, mut cmd: TestCommand| {
+    dir.create("urls.txt", "/\n");
+    let scrapers = ai_agent_tokens(Some("data-scrapers")).unwrap();
+    let got = cmd
+        .args(["--agents", "ai:data-scrapers", "--no-header", "--layout"])
+        .args(["long", "robots.txt", "urls.txt"])
+        .stdout();
+    let agents: Vec<&str> =
+        got.lines().map(|l| l.split(',').nth(1).unwrap()).collect();
+    assert_eq!(agents, scrapers);
+    // Two lists overlap: each agent once, in the order first given.
+    let got = dir
+        .command()
+        .args(["--agents", "ai:data-scrapers,ai", "--no-header"])
+        .args(["--layout", "long", "robots.txt", "urls.txt"])
+        .stdout();
+    let all = ai_agent_tokens(None).unwrap();
+    assert_eq!(got.lines().count(), all.len());
+    let err = dir
+        .command()
+        .args(["--agents", "ai:no-such-thing", "robots.txt", "urls.txt"])
+        .assert_error();
+    assert!(err.contains("robots-batch agents --categories"), "{err}");
+    let err = dir
+        .command()
+        .args(["--agents", "bots", "robots.txt", "urls.txt"])
+        .assert_error();
+    assert!(err.contains("`ai` or `ai:CATEGORY`"), "{err}");
+});
+
+rbtest!(agents_listing, |dir: Dir, mut cmd: TestCommand| {
+    let got = cmd.arg("agents").stdout();
+    let mut rows = got.lines();
+    assert_eq!(rows.next(), Some("name,token,google_reads,category,operator"));
+    let rows: Vec<&str> = rows.collect();
+    assert_eq!(rows.len(), robots_batch::ai_agents().len());
+    let row = |name: &str| {
+        *rows.iter().find(|r| r.starts_with(&format!("{name},"))).unwrap()
+    };
+    // Google reads `User-agent: AI2Bot` as `AI`: left out.
+    assert!(row("AI2Bot").starts_with("AI2Bot,,AI,"), "{}", row("AI2Bot"));
+    assert!(row("Kangaroo Bot").starts_with("Kangaroo Bot,Kangaroo,Kangaroo,"));
+    assert!(row("GPTBot").starts_with("GPTBot,GPTBot,GPTBot,"));
+    let cats = dir.command().args(["agents", "--categories"]).stdout();
+    assert!(cats.starts_with("category,entries\n"), "{cats}");
+    assert!(cats.contains("\ndata-scrapers,"), "{cats}");
+    let one = dir.command().args(["agents", "ai:data-scrapers"]).stdout();
+    assert!(one.lines().skip(1).all(|r| r.contains(",data-scrapers,")));
+    assert!(one.lines().count() > 1);
+});
+
 rbtest!(help_mentions_audit_options, |_: Dir, mut cmd: TestCommand| {
     let long = cmd.arg("--help").stdout();
     for needle in [
         "--agents-file",
         "--agents <LIST>",
-        "GPTBot, OAI-SearchBot",
-        "ImagesiftBot",
+        "ai:CATEGORY",
+        "robots-batch agents",
         "--layout",
         "wide",
         "long",

@@ -13,4 +13,5 @@ mod differential;
 mod dirty;
 mod hostile;
 mod readme;
+mod survey;
 mod usage;

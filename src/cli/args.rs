@@ -121,19 +121,24 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub agents_file: Option<PathBuf>,
 
-    /// Also judge a built-in list of agents: `ai`, the well-known AI
-    /// crawlers.
+    /// Also judge a built-in list of agents: `ai`, the AI crawlers of
+    /// ai.robots.txt's list, or `ai:CATEGORY`, those of one category
+    /// (`ai:data-scrapers`); repeat it or separate lists with commas.
     ///
-    /// ai: GPTBot, OAI-SearchBot, ChatGPT-User, ClaudeBot, Claude-SearchBot,
-    /// Claude-User, anthropic-ai, Claude-Web, Google-Extended, GoogleOther,
-    /// Applebot-Extended, CCBot, PerplexityBot, Perplexity-User,
-    /// Bytespider, Amazonbot, meta-externalagent, meta-externalfetcher,
-    /// FacebookBot, cohere-ai, cohere-training-data-crawler,
-    /// MistralAI-User, DuckAssistBot, YouBot, Diffbot, Timpibot, omgili,
-    /// omgilibot, Webzio-Extended, ImagesiftBot (their operators' product
-    /// tokens, as of 2025).
-    #[arg(long, value_name = "LIST")]
-    pub agents: Option<AgentList>,
+    /// `robots-batch agents` prints the list (GPTBot, ClaudeBot, CCBot,
+    /// Google-Extended, ...: name, token judged, category, operator) and
+    /// `robots-batch agents --categories` the categories. Names that are
+    /// not product tokens are judged by their leading token (`Kangaroo Bot`
+    /// as `Kangaroo`) or, where that is another word (`AI2Bot`, read as
+    /// `AI`), left out.
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        value_parser = parse_agent_list,
+        action = clap::ArgAction::Append
+    )]
+    pub agents: Vec<AgentList>,
 
     /// How several agents are laid out: wide or long.
     ///
@@ -266,11 +271,39 @@ pub struct Args {
     pub chunk_size: Option<usize>,
 }
 
-/// The built-in agent lists.
-#[derive(Clone, Copy, Debug, Eq, PartialEq, ValueEnum)]
-pub enum AgentList {
-    /// The well-known AI crawlers.
-    Ai,
+/// A built-in agent list: `ai`, or `ai:CATEGORY`.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct AgentList {
+    /// The category, or `None` for the whole list.
+    pub category: Option<String>,
+}
+
+impl AgentList {
+    /// The list's product tokens.
+    pub fn tokens(&self) -> Vec<&'static str> {
+        robots_batch::ai_agent_tokens(self.category.as_deref())
+            .unwrap_or_default()
+    }
+}
+
+/// `ai` or `ai:CATEGORY`, with a category of the embedded list.
+pub fn parse_agent_list(text: &str) -> Result<AgentList, String> {
+    let category = match text.strip_prefix("ai") {
+        Some("") => None,
+        Some(rest) if rest.starts_with(':') => Some(rest[1..].to_string()),
+        _ => {
+            return Err(format!(
+                "unknown agent list {text:?}: `ai` or `ai:CATEGORY`"
+            ))
+        }
+    };
+    if robots_batch::ai_agent_tokens(category.as_deref()).is_none() {
+        return Err(format!(
+            "no category {text:?} in the AI crawler list (see `robots-batch \
+             agents --categories`)"
+        ));
+    }
+    Ok(AgentList { category })
 }
 
 /// `--layout`.

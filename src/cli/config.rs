@@ -8,7 +8,7 @@ use anyhow::Context;
 use robots_batch::{
     agent_warning, sniff, Batch, BatchBuilder, Dialect, Format, Layout,
     Matcher, MatcherBuilder, MmapChoice, Robots, Table, TableBuilder, Usage,
-    WarningKind, AI_CRAWLERS,
+    WarningKind,
 };
 
 use crate::cli::args::{
@@ -217,8 +217,18 @@ impl Config {
 /// `--agents`, each once (compared case-insensitively, as groups are); `*`
 /// when none is given.
 fn agents(args: &Args) -> anyhow::Result<Vec<String>> {
-    let mut agents: Vec<String> = args.agent.clone();
-    if let Some(ref path) = args.agents_file {
+    resolve_agents(&args.agent, args.agents_file.as_deref(), &args.agents)
+}
+
+/// The agents of `-a`, `--agents-file` and `--agents`, as [`agents`] says,
+/// for every command that takes the three.
+pub fn resolve_agents(
+    agent: &[String],
+    agents_file: Option<&Path>,
+    lists: &[AgentList],
+) -> anyhow::Result<Vec<String>> {
+    let mut agents: Vec<String> = agent.to_vec();
+    if let Some(path) = agents_file {
         let bytes = if path.as_os_str() == "-" {
             let mut bytes = vec![];
             io::stdin().read_to_end(&mut bytes).map(|_| bytes)
@@ -236,14 +246,14 @@ fn agents(args: &Args) -> anyhow::Result<Vec<String>> {
             }
         }
     }
-    if let Some(AgentList::Ai) = args.agents {
-        agents.extend(AI_CRAWLERS.iter().map(|a| a.token.to_string()));
+    for list in lists {
+        agents.extend(list.tokens().into_iter().map(str::to_string));
     }
     let mut seen = std::collections::HashSet::new();
     agents.retain(|a| seen.insert(a.to_ascii_lowercase()));
     no_empty_among_several(&agents)?;
     if agents.is_empty() {
-        if let Some(ref path) = args.agents_file {
+        if let Some(path) = agents_file {
             anyhow::bail!("no agent in {} (one per line)", path.display());
         }
         agents.push("*".to_string());

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Parser, ValueEnum};
+use robots_batch::crawl::{Assume, FetchPolicy};
 use robots_batch::{Dialect, EngineKind, DEFAULT_MAX_ROBOTS_BYTES};
 
 use super::args::{FormatArg, Report};
@@ -77,29 +78,13 @@ EXAMPLES:
     after_help = CRAWL_AFTER_HELP,
     max_term_width = 100
 )]
-#[command(group(
-    clap::ArgGroup::new("sources")
-        .required(true)
-        .multiple(true)
-        .args(["robots_dir", "robots_index", "robots_warc"])
-))]
 pub struct CrawlArgs {
     /// The URLs, one per line; `-` reads standard input.
     #[arg(value_name = "URLS")]
     pub urls: PathBuf,
 
-    /// A directory of `<host>.txt` robots.txt files.
-    #[arg(long, value_name = "DIR")]
-    pub robots_dir: Vec<PathBuf>,
-
-    /// A JSON Lines index of robots.txt fetches (gzip allowed; `-` reads
-    /// standard input).
-    #[arg(long, value_name = "FILE")]
-    pub robots_index: Vec<PathBuf>,
-
-    /// A WARC file of robots.txt responses (.warc or .warc.gz).
-    #[arg(long, value_name = "FILE")]
-    pub robots_warc: Vec<PathBuf>,
+    #[command(flatten)]
+    pub sources: SourceArgs,
 
     /// The crawler's product token [default: *]; repeat it or separate
     /// agents with commas for several.
@@ -123,43 +108,13 @@ pub struct CrawlArgs {
     #[arg(long, value_name = "ENGINE", default_value_t = EngineKind::Trie)]
     pub engine: EngineKind,
 
-    /// Verdict on every URL of an origin whose fetch gave a 4xx other than
-    /// 401 and 403.
-    #[arg(long, value_name = "VERDICT", default_value = "allow")]
-    pub on_4xx: AssumeArg,
-
-    /// Verdict for a 401 or 403 fetch.
-    #[arg(long, value_name = "VERDICT", default_value = "allow")]
-    pub on_401_403: AssumeArg,
-
-    /// Verdict for a 5xx or 429 fetch, or a host that did not answer.
-    #[arg(long, value_name = "VERDICT", default_value = "disallow")]
-    pub on_5xx: AssumeArg,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
 
     /// Verdict for a URL whose origin has no fetch: allow, disallow or
     /// unknown.
     #[arg(long, value_name = "VERDICT", default_value = "unknown")]
     pub on_missing: MissingArg,
-
-    /// The most redirects followed from one fetch (at most 100); a loop
-    /// ends the chain at once.
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = 5,
-        value_parser = clap::builder::RangedU64ValueParser::<usize>::new()
-            .range(0..=robots_batch::crawl::MAX_REDIRECTS as u64)
-    )]
-    pub max_redirects: usize,
-
-    /// Parse only the first BYTES bytes of each robots.txt; 0 means no
-    /// limit.
-    #[arg(
-        long,
-        value_name = "BYTES",
-        default_value_t = DEFAULT_MAX_ROBOTS_BYTES
-    )]
-    pub max_robots_bytes: usize,
 
     /// Keep at most MIB mebibytes of compiled matchers (about 20 KiB per
     /// distinct robots.txt on average, body included); older ones are
@@ -207,6 +162,86 @@ pub struct CrawlArgs {
     /// Cut the input into chunks of about BYTES bytes (for tests).
     #[arg(long, value_name = "BYTES", hide = true)]
     pub chunk_size: Option<usize>,
+}
+
+/// Where the robots.txt files of `crawl` and `survey` come from.
+#[derive(Debug, clap::Args)]
+#[group(id = "sources", required = true, multiple = true)]
+pub struct SourceArgs {
+    /// A directory of `<host>.txt` robots.txt files.
+    #[arg(long, value_name = "DIR")]
+    pub robots_dir: Vec<PathBuf>,
+
+    /// A JSON Lines index of robots.txt fetches (gzip allowed; `-` reads
+    /// standard input).
+    #[arg(long, value_name = "FILE")]
+    pub robots_index: Vec<PathBuf>,
+
+    /// A WARC file of robots.txt responses (.warc or .warc.gz).
+    #[arg(long, value_name = "FILE")]
+    pub robots_warc: Vec<PathBuf>,
+}
+
+/// How `crawl` and `survey` read a fetch that gave no robots.txt, and how
+/// much of one they parse.
+#[derive(Debug, clap::Args)]
+pub struct PolicyArgs {
+    /// Verdict on every URL of an origin whose fetch gave a 4xx other than
+    /// 401 and 403.
+    #[arg(long, value_name = "VERDICT", default_value = "allow")]
+    pub on_4xx: AssumeArg,
+
+    /// Verdict for a 401 or 403 fetch.
+    #[arg(long, value_name = "VERDICT", default_value = "allow")]
+    pub on_401_403: AssumeArg,
+
+    /// Verdict for a 5xx or 429 fetch, or a host that did not answer.
+    #[arg(long, value_name = "VERDICT", default_value = "disallow")]
+    pub on_5xx: AssumeArg,
+
+    /// The most redirects followed from one fetch (at most 100); a loop
+    /// ends the chain at once.
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 5,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new()
+            .range(0..=robots_batch::crawl::MAX_REDIRECTS as u64)
+    )]
+    pub max_redirects: usize,
+
+    /// Parse only the first BYTES bytes of each robots.txt; 0 means no
+    /// limit.
+    #[arg(
+        long,
+        value_name = "BYTES",
+        default_value_t = DEFAULT_MAX_ROBOTS_BYTES
+    )]
+    pub max_robots_bytes: usize,
+}
+
+impl PolicyArgs {
+    /// The fetch policy these flags give, with `on_missing` and a cache of
+    /// `cache_bytes`.
+    pub fn policy(
+        &self,
+        on_missing: Option<Assume>,
+        cache_bytes: usize,
+    ) -> FetchPolicy {
+        let assume = |a: AssumeArg| match a {
+            AssumeArg::Allow => Assume::Allow,
+            AssumeArg::Disallow => Assume::Disallow,
+        };
+        FetchPolicy {
+            on_4xx: assume(self.on_4xx),
+            on_401_403: assume(self.on_401_403),
+            on_5xx: assume(self.on_5xx),
+            on_missing,
+            max_redirects: self.max_redirects,
+            max_robots_bytes: self.max_robots_bytes,
+            cache_bytes,
+        }
+    }
 }
 
 /// `--on-4xx`, `--on-401-403`, `--on-5xx`.

@@ -6,7 +6,8 @@ use clap_complete::Shell;
 
 use super::args::Args;
 use super::crawlargs::CrawlArgs;
-use super::subargs::{CheckArgs, LintArgs};
+use super::subargs::{AgentsArgs, CheckArgs, LintArgs};
+use super::surveyargs::SurveyArgs;
 
 /// Print shell completions or a man page for robots-batch.
 #[derive(Debug, Parser)]
@@ -41,7 +42,7 @@ pub enum Generated {
 }
 
 /// The whole command line as one clap command: the default command's flags
-/// with `check`, `lint` and `crawl` as its subcommands. The parser keeps
+/// with `check`, `lint`, `crawl`, `survey` and `agents` as its subcommands. The parser keeps
 /// them apart (see [`super::parse`]); completions and the man page want
 /// them together.
 fn full_command() -> clap::Command {
@@ -50,6 +51,8 @@ fn full_command() -> clap::Command {
         .subcommand(CheckArgs::command().name("check"))
         .subcommand(LintArgs::command().name("lint"))
         .subcommand(CrawlArgs::command().name("crawl"))
+        .subcommand(SurveyArgs::command().name("survey"))
+        .subcommand(AgentsArgs::command().name("agents"))
         .subcommand(GenerateArgs::command().name("generate"))
 }
 

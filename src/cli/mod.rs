@@ -15,18 +15,20 @@ mod generate;
 mod input;
 mod sigbus;
 mod subargs;
+mod surveyargs;
 
 pub use self::args::{Args, ProgressWhen, StatsFormat};
 pub use self::config::{
-    no_empty_among_several, open_output, read_robots, warn_agent,
-    warn_not_robots_txt, Config, Input, Output,
+    no_empty_among_several, open_output, read_robots, resolve_agents,
+    warn_agent, warn_not_robots_txt, Config, Input, Output,
 };
-pub use self::crawlargs::{AssumeArg, CrawlArgs, MissingArg};
+pub use self::crawlargs::{CrawlArgs, MissingArg, SourceArgs};
 pub use self::generate::{generate, GenerateArgs};
 pub use self::input::{read_head, Compression};
 pub use self::messages::{message_line, message_line_raw};
 pub use self::sigbus::exit_on_sigbus;
-pub use self::subargs::{CheckArgs, LintArgs, LintFormat};
+pub use self::subargs::{AgentsArgs, CheckArgs, LintArgs, LintFormat};
+pub use self::surveyargs::SurveyArgs;
 
 /// What the command line asks for.
 #[derive(Debug)]
@@ -39,6 +41,10 @@ pub enum Command {
     Lint(LintArgs),
     /// `crawl`: URLs of many hosts, each judged by its own robots.txt.
     Crawl(CrawlArgs),
+    /// `survey`: one row per site and agent over many robots.txt.
+    Survey(SurveyArgs),
+    /// `agents`: the built-in AI crawler list.
+    Agents(AgentsArgs),
     /// `generate`: shell completions or a man page.
     Generate(GenerateArgs),
 }
@@ -47,7 +53,8 @@ pub enum Command {
 /// `Err(0)`; a usage error prints one line, `robots-batch: ...`, and gives
 /// `Err(2)`.
 ///
-/// N.B. A first argument `check`, `lint`, `crawl`, `generate` or `help` names
+/// N.B. A first argument `check`, `lint`, `crawl`, `survey`, `agents`,
+/// `generate` or `help` names
 /// the subcommand (clap's subcommands would make ROBOTS and URLS of the
 /// default command optional in the help); a robots.txt file named `check`
 /// is given as `./check`.
@@ -63,7 +70,8 @@ fn parse_argv(argv: &[std::ffi::OsString]) -> Result<Command, ExitCode> {
             // with anything else, the main help.
             let sub = argv.get(2).and_then(|arg| arg.to_str());
             let sub = sub.filter(|s| {
-                ["check", "lint", "crawl", "generate"].contains(s)
+                ["check", "lint", "crawl", "survey", "agents", "generate"]
+                    .contains(s)
             });
             let mut help: Vec<std::ffi::OsString> = vec![argv[0].clone()];
             help.extend(sub.map(Into::into));
@@ -73,6 +81,12 @@ fn parse_argv(argv: &[std::ffi::OsString]) -> Result<Command, ExitCode> {
         Some("check") => parse_as::<CheckArgs>(&argv[1..]).map(Command::Check),
         Some("lint") => parse_as::<LintArgs>(&argv[1..]).map(Command::Lint),
         Some("crawl") => parse_as::<CrawlArgs>(&argv[1..]).map(Command::Crawl),
+        Some("survey") => {
+            parse_as::<SurveyArgs>(&argv[1..]).map(Command::Survey)
+        }
+        Some("agents") => {
+            parse_as::<AgentsArgs>(&argv[1..]).map(Command::Agents)
+        }
         Some("generate") => {
             parse_as::<GenerateArgs>(&argv[1..]).map(Command::Generate)
         }

@@ -151,3 +151,48 @@ pub enum LintFormat {
     /// One JSON object.
     Json,
 }
+
+const AGENTS_AFTER_HELP: &str = "\
+OUTPUT:
+  CSV on standard output: `name,token,google_reads,category,operator`, one
+  row per entry of ai.robots.txt's list (embedded; see
+  scripts/refresh-ai-agents). token: the product token `--agents ai`
+  judges (empty: left out, see below). google_reads: what Google's parser
+  and RFC 9309 read from a robots.txt line `User-agent: <name>`. With
+  --categories: `category,entries`.
+
+  A name that is not a product token (letters, `-` and `_`) is judged by
+  its leading token when the rest is a version, a word or a domain suffix
+  (`Kangaroo Bot` as `Kangaroo`, `iaskspider/2.0` as `iaskspider`); where
+  a digit cuts a word (`AI2Bot`, read by Google as `AI`), the token would
+  be another word, and the entry is left out of --agents ai.
+
+EXAMPLES:
+  robots-batch agents | grep -i openai
+  robots-batch agents ai:data-scrapers
+  robots-batch agents --categories";
+
+/// `robots-batch agents`: the built-in AI crawler list.
+#[derive(Debug, Parser)]
+#[command(
+    name = "robots-batch agents",
+    bin_name = "robots-batch agents",
+    version,
+    about = "List the AI crawlers that --agents ai judges (ai.robots.txt's \
+             list), with their tokens, categories and operators.",
+    after_help = AGENTS_AFTER_HELP,
+    max_term_width = 100
+)]
+pub struct AgentsArgs {
+    /// `ai` (the default) or `ai:CATEGORY`.
+    #[arg(
+        value_name = "LIST",
+        default_value = "ai",
+        value_parser = super::args::parse_agent_list
+    )]
+    pub list: super::args::AgentList,
+
+    /// Print the categories and how many entries each has.
+    #[arg(long)]
+    pub categories: bool,
+}

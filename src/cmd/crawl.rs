@@ -9,20 +9,52 @@ use std::time::Instant;
 
 use anyhow::Context;
 use robots_batch::crawl::{
-    Assume, CrawlJudge, CrawlWorker, FetchPolicy, FetchSet,
+    Assume, CrawlJudge, CrawlWorker, FetchSet, Skipped,
 };
 use robots_batch::{BatchBuilder, Counts, Format, MatcherBuilder, Stats};
 
 use super::default::{
     open_source, print_stats, run_error, warn_cut_lines, Progress,
 };
-use crate::cli::{open_output, AssumeArg, CrawlArgs, MissingArg};
+use crate::cli::{open_output, CrawlArgs, MissingArg, SourceArgs};
+
+/// Reads the fetches of every source, in the order directories, indexes,
+/// WARC files. With `skipped`, the entries of a directory that cannot be
+/// used are put there rather than ending the run.
+pub fn read_fetches(
+    sources: &SourceArgs,
+    max_robots_bytes: usize,
+    mut skipped: Option<&mut Vec<Skipped>>,
+) -> anyhow::Result<FetchSet> {
+    let mut fetches = FetchSet::new();
+    fetches.parse_limit(max_robots_bytes);
+    for dir in &sources.robots_dir {
+        let n = match skipped {
+            Some(ref mut s) => fetches.read_dir_skipping(dir, s)?,
+            None => fetches.read_dir(dir)?,
+        };
+        log::debug!("{n} robots.txt files in {}", dir.display());
+    }
+    for index in &sources.robots_index {
+        let n = if index.as_os_str() == "-" {
+            fetches.read_index_from(io::stdin().lock(), index)?
+        } else {
+            fetches.read_index(index)?
+        };
+        log::debug!("{n} fetches in {}", index.display());
+    }
+    for warc in &sources.robots_warc {
+        let n = fetches.read_warc(warc)?;
+        log::debug!("{n} responses in {}", warc.display());
+    }
+    Ok(fetches)
+}
 
 /// Reads the fetches, then judges every line of the input.
 pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     let stdin = std::iter::once(&args.urls)
-        .chain(&args.robots_index)
+        .chain(&args.sources.robots_index)
         .filter(|path| path.as_os_str() == "-")
         .count();
     if stdin > 1 {
@@ -38,26 +70,8 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     }
     let batch = batch.build().context("failed to start worker threads")?;
     // The files of a directory are read on the batch's threads.
-    let fetches = batch.install(|| -> anyhow::Result<FetchSet> {
-        let mut fetches = FetchSet::new();
-        fetches.parse_limit(args.max_robots_bytes);
-        for dir in &args.robots_dir {
-            let n = fetches.read_dir(dir)?;
-            log::debug!("{n} robots.txt files in {}", dir.display());
-        }
-        for index in &args.robots_index {
-            let n = if index.as_os_str() == "-" {
-                fetches.read_index_from(io::stdin().lock(), index)?
-            } else {
-                fetches.read_index(index)?
-            };
-            log::debug!("{n} fetches in {}", index.display());
-        }
-        for warc in &args.robots_warc {
-            let n = fetches.read_warc(warc)?;
-            log::debug!("{n} responses in {}", warc.display());
-        }
-        Ok(fetches)
+    let fetches = batch.install(|| {
+        read_fetches(&args.sources, args.policy.max_robots_bytes, None)
     })?;
     crate::cli::no_empty_among_several(&args.agent)?;
     let mut agents: Vec<String> = vec![];
@@ -70,23 +84,13 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     if agents.is_empty() {
         agents.push("*".to_string());
     }
-    let assume = |a: AssumeArg| match a {
-        AssumeArg::Allow => Assume::Allow,
-        AssumeArg::Disallow => Assume::Disallow,
+    let on_missing = match args.on_missing {
+        MissingArg::Allow => Some(Assume::Allow),
+        MissingArg::Disallow => Some(Assume::Disallow),
+        MissingArg::Unknown => None,
     };
-    let policy = FetchPolicy {
-        on_4xx: assume(args.on_4xx),
-        on_401_403: assume(args.on_401_403),
-        on_5xx: assume(args.on_5xx),
-        on_missing: match args.on_missing {
-            MissingArg::Allow => Some(Assume::Allow),
-            MissingArg::Disallow => Some(Assume::Disallow),
-            MissingArg::Unknown => None,
-        },
-        max_redirects: args.max_redirects,
-        max_robots_bytes: args.max_robots_bytes,
-        cache_bytes: args.cache_mib.saturating_mul(1 << 20),
-    };
+    let policy =
+        args.policy.policy(on_missing, args.cache_mib.saturating_mul(1 << 20));
     let mut builder = MatcherBuilder::new();
     builder.engine(args.engine);
     let judge =
@@ -124,7 +128,8 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     };
     let (source, total) = open_source(&batch, file.as_ref(), &name)?;
 
-    let sources = args.robots_index.iter().chain(&args.robots_warc);
+    let sources =
+        args.sources.robots_index.iter().chain(&args.sources.robots_warc);
     let inputs: Vec<&Path> = std::iter::once(&args.urls)
         .chain(sources)
         .map(|p| p.as_path())

@@ -403,6 +403,31 @@ impl CrawlJudge {
         Some(name)
     }
 
+    /// The indexes of the robots.txt fetches of the set, of origins and
+    /// hosts: the sites of a survey (captures of other URLs are not).
+    pub fn sites(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.fetches.len()).filter(|&i| !self.fetches.is_capture(i))
+    }
+
+    /// What the fetch at `index` comes to after redirects, under the
+    /// policy: `Ok` with the index of the fetch whose body is the
+    /// robots.txt, or `Err` with the verdict every URL of the site gets.
+    /// The body of a directory's file is read by [`FetchSet::body`], which
+    /// also tells a file that cannot be read.
+    pub fn resolution(&self, index: usize) -> Result<usize, CrawlVerdict> {
+        match self.resolved.get(index) {
+            Some(&Resolved::Rules(fetch, _) | &Resolved::Unread(fetch)) => {
+                Ok(fetch)
+            }
+            Some(&Resolved::Assume(allowed, reason)) => Err(CrawlVerdict {
+                allowed: Some(allowed),
+                reason,
+                fetch: Some(index),
+            }),
+            None => Err(unknown(CrawlReason::NoRobots)),
+        }
+    }
+
     /// The verdicts on `url`, one per agent, into `out` (cleared first).
     pub fn verdicts(
         &self,

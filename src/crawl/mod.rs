@@ -55,5 +55,5 @@ pub use self::judge::{
     MatcherCache, DEFAULT_COMPILE_AFTER, MAX_REDIRECTS,
 };
 pub use self::origin::{Origin, Scheme};
-pub use self::source::FetchSet;
+pub use self::source::{FetchSet, Skipped};
 pub use self::worker::CrawlWorker;

@@ -45,6 +45,16 @@ struct Unread {
     body: OnceLock<Result<Box<[u8]>, String>>,
 }
 
+/// An entry of a directory that [`FetchSet::read_dir_skipping`] could not
+/// use, and why.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Skipped {
+    /// The entry.
+    pub path: PathBuf,
+    /// Why it was skipped.
+    pub why: String,
+}
+
 /// What a fetch of a [`FetchSet`] is.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 enum Kind {
@@ -305,30 +315,64 @@ impl FetchSet {
     /// a large directory's hosts reads only theirs. A file that cannot be
     /// read then counts as no fetch (see [`FetchSet::unreadable`]).
     pub fn read_dir(&mut self, dir: &Path) -> io::Result<usize> {
+        self.read_dir_inner(dir, None)
+    }
+
+    /// [`FetchSet::read_dir`] that reports what it passes over: every
+    /// entry of `dir` that is not a `<host>.txt` file (a name that is not
+    /// UTF-8, a directory, another file, an entry that cannot be listed)
+    /// is added to `skipped` instead. Only a directory that cannot be
+    /// opened is an error; a file that cannot be read is found when its
+    /// body is needed, as with [`FetchSet::read_dir`].
+    pub fn read_dir_skipping(
+        &mut self,
+        dir: &Path,
+        skipped: &mut Vec<Skipped>,
+    ) -> io::Result<usize> {
+        self.read_dir_inner(dir, Some(skipped))
+    }
+
+    fn read_dir_inner(
+        &mut self,
+        dir: &Path,
+        mut skipped: Option<&mut Vec<Skipped>>,
+    ) -> io::Result<usize> {
+        let lenient = skipped.is_some();
+        let mut skip = |path: PathBuf, why| {
+            if let Some(ref mut s) = skipped {
+                s.push(Skipped { path, why });
+            }
+        };
         let entries = fs::read_dir(dir)
             .map_err(|e| with_path(e, dir, "cannot read the directory"))?;
         let mut files = vec![];
         for entry in entries {
-            let entry = entry.map_err(|e| with_path(e, dir, "cannot list"))?;
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) if lenient => {
+                    skip(dir.to_path_buf(), format!("cannot list: {e}"));
+                    continue;
+                }
+                Err(e) => return Err(with_path(e, dir, "cannot list")),
+            };
             let name = entry.file_name();
-            let Some(host) =
-                name.to_str().and_then(|n| n.strip_suffix(".txt"))
-            else {
+            let path = entry.path();
+            let Some(name) = name.to_str() else {
+                skip(path, "the name is not UTF-8".to_string());
                 continue;
             };
-            if host.is_empty() {
-                continue;
-            }
+            let host = name.strip_suffix(".txt").filter(|h| !h.is_empty());
             // The entry's type costs no system call where the file system
             // gives it; only a link must be followed.
-            let path = entry.path();
             let is_file = match entry.file_type() {
                 Ok(t) if t.is_symlink() => path.is_file(),
                 Ok(t) => t.is_file(),
                 Err(_) => path.is_file(),
             };
-            if is_file {
-                files.push((host.to_string(), path));
+            match host {
+                Some(host) if is_file => files.push((host.to_string(), path)),
+                Some(_) => skip(path, "not a file".to_string()),
+                None => skip(path, "not a <host>.txt file".to_string()),
             }
         }
         let n = files.len();

@@ -15,9 +15,11 @@ agent's cells, each rule's explanation) is rendered once when the table
 is built, so that a row costs the URL's bytes and a few copies.
 
 An [`EmitRender`] prints only the lines with one verdict, for pipelines,
-and a [`CountRender`] only counts verdicts per matcher.
+and a [`CountRender`] only counts verdicts per matcher. [`Columns`]
+writes rows of other named fields (a survey's) in the same formats.
 */
 
+mod columns;
 mod count;
 mod csv;
 mod emit;
@@ -27,6 +29,7 @@ mod format;
 mod rows;
 mod table;
 
+pub use self::columns::{Columns, Field};
 pub(crate) use self::count::slot;
 pub use self::count::{CountRender, Counts, TallyRender};
 pub use self::csv::CsvRender;

@@ -1,0 +1,126 @@
+//! The flags of `robots-batch survey`: one row per site and agent over many
+//! robots.txt files, as clap sees them.
+
+use std::path::PathBuf;
+
+use clap::Parser;
+use robots_batch::Dialect;
+
+use super::args::{AgentList, FormatArg};
+use super::crawlargs::{PolicyArgs, SourceArgs};
+
+const SURVEY_AFTER_HELP: &str = "\
+SOURCES AND FETCH RESULTS:
+  As in `robots-batch crawl` (see its --help): --robots-dir, --robots-index
+  and --robots-warc, combined; a fetch that gave no robots.txt counts as
+  --on-4xx, --on-401-403 and --on-5xx say. A site is an origin of an index
+  or WARC file, or a host of a directory. Directory entries that are not
+  <host>.txt files are reported on standard error, one line each, and
+  skipped; a <host>.txt that cannot be read is reported too, and still
+  gets its rows.
+
+OUTPUT:
+  CSV (or --format tsv/jsonl) on standard output, one row per site and
+  agent, sites sorted by name:
+  `site,agent,fetch,group,scope,rules`.
+  fetch: ok (a robots.txt was read, after redirects if any), status-4xx,
+  status-5xx, redirect-limit, redirect-missing, unreadable (a directory
+  file that could not be read). group: named (a group names the agent),
+  star (only the `*` groups apply), none (no group applies, or no
+  robots.txt). scope: full (every path but the implicit /robots.txt is
+  disallowed), partial, none (no path is), unknown; decided exactly for
+  the dialect; a fetch without a robots.txt is full or none as the policy
+  says. rules: the allow and disallow lines that apply to the agent.
+  With --usage, then: train-ai, search, ai-input, each allowed,
+  disallowed or unknown at `/` (empty where `/` may not be fetched).
+
+  --summary prints instead, per agent, `agent,group,sites,full,partial,
+  none,unknown`: a row for all the sites (group `all`), then one per group
+  kind. With --usage, then, per category, how many of those sites allow
+  it and how many disallow it at `/`: `train-ai-allowed,
+  train-ai-disallowed, search-allowed, ...`.
+
+EXAMPLES:
+  robots-batch survey --robots-dir robots/ --agents ai > survey.csv
+  robots-batch survey --robots-dir robots/ -a GPTBot --summary
+  robots-batch survey --robots-warc CC-MAIN-robotstxt.warc.gz --agents ai:data-scrapers";
+
+/// `robots-batch survey`: how much of each site a robots.txt keeps each
+/// agent from.
+#[derive(Debug, Parser)]
+#[command(
+    name = "robots-batch survey",
+    bin_name = "robots-batch survey",
+    version,
+    about = "Survey many robots.txt at once: one row per site and agent, \
+             with the fetch result, the group that applies and the scope \
+             of what it disallows (full, partial, none).",
+    after_help = SURVEY_AFTER_HELP,
+    max_term_width = 100
+)]
+pub struct SurveyArgs {
+    #[command(flatten)]
+    pub sources: SourceArgs,
+
+    /// The agent's product token [default: *]; repeat it or separate
+    /// agents with commas for several.
+    #[arg(
+        short,
+        long,
+        value_name = "AGENT",
+        value_delimiter = ',',
+        action = clap::ArgAction::Append
+    )]
+    pub agent: Vec<String>,
+
+    /// Also survey the agents listed in FILE, one per line (`#` starts a
+    /// comment line).
+    #[arg(long, value_name = "FILE")]
+    pub agents_file: Option<PathBuf>,
+
+    /// Also survey a built-in list: `ai` or `ai:CATEGORY` (see
+    /// `robots-batch agents`).
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        value_parser = super::args::parse_agent_list,
+        action = clap::ArgAction::Append
+    )]
+    pub agents: Vec<AgentList>,
+
+    /// How to read each robots.txt: rfc9309, google, draft1996 or
+    /// orig1994.
+    #[arg(long, value_name = "DIALECT", default_value_t = Dialect::Rfc9309)]
+    pub dialect: Dialect,
+
+    #[command(flatten)]
+    pub policy: PolicyArgs,
+
+    /// Print counts per agent, group kind and scope instead of rows.
+    #[arg(long)]
+    pub summary: bool,
+
+    /// Add the usage preferences at `/` (train-ai, search, ai-input) from
+    /// Content-Usage and Content-Signal lines, as the default command's
+    /// --usage reads them.
+    #[arg(long)]
+    pub usage: bool,
+
+    /// csv (the default), tsv or jsonl.
+    #[arg(long, value_name = "FORMAT")]
+    pub format: Option<FormatArg>,
+
+    /// Worker threads [default: all cores]; at most 1024.
+    #[arg(
+        short = 'j',
+        long,
+        value_name = "N",
+        value_parser = super::args::parse_threads
+    )]
+    pub threads: Option<usize>,
+
+    /// Do not print the header row.
+    #[arg(long)]
+    pub no_header: bool,
+}

@@ -1,0 +1,324 @@
+//! `robots-batch survey`: one row per site and agent over many robots.txt,
+//! saying how the fetch went, which group applies and how much of the site
+//! it disallows.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use rayon::prelude::*;
+use robots_batch::crawl::CrawlJudge;
+use robots_batch::survey::{
+    survey, usage_at_root, AgentScope, GroupKind, Scope,
+};
+use robots_batch::{
+    BatchBuilder, Columns, Dialect, Field, Format, MatcherBuilder, Robots,
+};
+use robots_batch::{Category, Preference, UsagePrefs};
+
+use super::crawl::read_fetches;
+use crate::cli::args::FormatArg;
+use crate::cli::{resolve_agents, warn_agent, SurveyArgs};
+
+/// Sites surveyed at a time: their rows are rendered in parallel and
+/// written in order, so that memory stays bounded however many sites and
+/// agents there are.
+const SITES_PER_CHUNK: usize = 1024;
+
+/// One site's survey: the fetch's outcome and a line per agent.
+struct SiteSurvey {
+    fetch: &'static str,
+    agents: Vec<AgentScope>,
+    /// With `--usage`, each agent's preferences at `/` (`None` where it
+    /// may not fetch `/`); else empty.
+    usage: Vec<Option<UsagePrefs>>,
+}
+
+/// Reads the sources, then surveys every site for every agent.
+pub fn run(args: SurveyArgs) -> anyhow::Result<ExitCode> {
+    let stdin = args
+        .sources
+        .robots_index
+        .iter()
+        .chain(args.agents_file.as_ref())
+        .filter(|path| path.as_os_str() == "-")
+        .count();
+    if stdin > 1 {
+        anyhow::bail!(
+            "only one of --agents-file and the --robots-index files can be \
+             standard input (-)"
+        );
+    }
+    let mut batch = BatchBuilder::new();
+    batch.threads(args.threads.unwrap_or(0));
+    let batch = batch.build().context("failed to start worker threads")?;
+    let max_bytes = args.policy.max_robots_bytes;
+    let mut skipped = vec![];
+    let fetches = batch.install(|| {
+        read_fetches(&args.sources, max_bytes, Some(&mut skipped))
+    })?;
+    for s in &skipped {
+        message!("{}: skipped: {}", s.path.display(), s.why);
+    }
+    let agents = resolve_agents(
+        &args.agent,
+        args.agents_file.as_deref(),
+        &args.agents,
+    )?;
+    for agent in &agents {
+        warn_agent(agent, args.dialect);
+    }
+    let policy = args.policy.policy(None, 0);
+    let judge = CrawlJudge::new(
+        fetches,
+        policy,
+        MatcherBuilder::new(),
+        &agents,
+        args.dialect,
+    );
+    let format = match args.format {
+        None | Some(FormatArg::Csv) => Format::Csv,
+        Some(FormatArg::Tsv) => Format::Tsv,
+        Some(FormatArg::Jsonl) => Format::Jsonl,
+    };
+    // By name, so that a directory's rows do not depend on the order its
+    // file system lists it in.
+    let mut sites: Vec<usize> = judge.sites().collect();
+    let name = |i: usize| judge.fetches().get(i).map_or("", |(n, _)| n);
+    sites.sort_by(|&a, &b| name(a).cmp(name(b)));
+    let mut stdout = io::BufWriter::new(io::stdout().lock());
+    let mut summary = Summary::new(agents.len());
+    // Columns are only ever appended, so that scripts reading them by
+    // position keep working: the usage preferences at `/` go after `rules`.
+    let mut names = vec!["site", "agent", "fetch", "group", "scope", "rules"];
+    if args.usage {
+        names.extend(Category::ALL.map(Category::name));
+    }
+    let columns = Columns::new(format, &names);
+    if !args.no_header && !args.summary {
+        stdout
+            .write_all(&columns.header())
+            .context("failed to write output")?;
+    }
+    let survey_site = |&i: &usize| -> SiteSurvey {
+        site_survey(&judge, i, &agents, args.dialect, max_bytes, args.usage)
+    };
+    for chunk in sites.chunks(SITES_PER_CHUNK) {
+        let surveys: Vec<SiteSurvey> =
+            batch.install(|| chunk.par_iter().map(survey_site).collect());
+        for (&i, s) in chunk.iter().zip(&surveys) {
+            if args.summary {
+                summary.add(s);
+                continue;
+            }
+            let mut out = vec![];
+            push_rows(&columns, &mut out, name(i), &agents, s);
+            stdout.write_all(&out).context("failed to write output")?;
+        }
+    }
+    if args.summary {
+        let out = summary.render(format, &agents, !args.no_header, args.usage);
+        stdout.write_all(&out).context("failed to write output")?;
+    }
+    stdout.flush().context("failed to write output")?;
+    for error in judge.fetches().unreadable() {
+        message!("{error}");
+    }
+    // The process ends next: freeing every site's fetch one by one is a
+    // visible part of a survey of many sites.
+    std::mem::forget(judge);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The survey of the site at `index`, with the usage preferences at `/`
+/// if `usage`.
+fn site_survey(
+    judge: &CrawlJudge,
+    index: usize,
+    agents: &[String],
+    dialect: Dialect,
+    max_bytes: usize,
+    usage: bool,
+) -> SiteSurvey {
+    // Where no robots.txt was read, no usage line applies: each agent that
+    // may fetch `/` has every preference unknown.
+    let without_robots = |fetch, scope: AgentScope| SiteSurvey {
+        fetch,
+        agents: vec![scope; agents.len()],
+        usage: if usage {
+            vec![scope.root_allowed.then(UsagePrefs::default); agents.len()]
+        } else {
+            vec![]
+        },
+    };
+    let verdict = match judge.resolution(index) {
+        Ok(fetch) => match judge.fetches().body(fetch) {
+            Some(body) => {
+                let robots = Robots::parse_with_limit(body, max_bytes);
+                let scopes = survey(&robots, agents, dialect);
+                let usage = if usage {
+                    usage_at_root(&robots, agents, dialect, &scopes)
+                } else {
+                    vec![]
+                };
+                return SiteSurvey { fetch: "ok", agents: scopes, usage };
+            }
+            // A directory's file that could not be read: nothing is known
+            // of the site.
+            None => {
+                let unknown = AgentScope {
+                    group: GroupKind::None,
+                    scope: Scope::Unknown,
+                    rules: 0,
+                    root_allowed: false,
+                };
+                return without_robots("unreadable", unknown);
+            }
+        },
+        Err(verdict) => verdict,
+    };
+    let scope = match verdict.allowed() {
+        Some(true) => Scope::None,
+        Some(false) => Scope::Full,
+        None => Scope::Unknown,
+    };
+    let one = AgentScope {
+        group: GroupKind::None,
+        scope,
+        rules: 0,
+        root_allowed: verdict.allowed() == Some(true),
+    };
+    without_robots(verdict.reason().name(), one)
+}
+
+fn push_rows(
+    columns: &Columns,
+    out: &mut Vec<u8>,
+    site: &str,
+    agents: &[String],
+    s: &SiteSurvey,
+) {
+    let mut fields = Vec::with_capacity(9);
+    for (i, (agent, a)) in agents.iter().zip(&s.agents).enumerate() {
+        fields.clear();
+        fields.extend([
+            Field::Text(site.as_bytes()),
+            Field::Text(agent.as_bytes()),
+            Field::Text(s.fetch.as_bytes()),
+            Field::Text(a.group.name().as_bytes()),
+            Field::Text(a.scope.name().as_bytes()),
+            Field::Number(a.rules as u64),
+        ]);
+        if let Some(prefs) = s.usage.get(i) {
+            fields.extend(Category::ALL.map(|c| match prefs {
+                Some(prefs) => Field::Text(prefs.get(c).name().as_bytes()),
+                None => Field::Null,
+            }));
+        }
+        columns.push(out, &fields);
+    }
+}
+
+const GROUPS: [GroupKind; 3] =
+    [GroupKind::Named, GroupKind::Star, GroupKind::None];
+const SCOPES: [Scope; 4] =
+    [Scope::Full, Scope::Partial, Scope::None, Scope::Unknown];
+
+/// Counts of one agent's sites of one group kind: per scope, then per
+/// usage category the sites allowing and disallowing it at `/`.
+#[derive(Clone, Copy, Default)]
+struct Counts {
+    scopes: [u64; 4],
+    usage: [[u64; 2]; 3],
+}
+
+impl Counts {
+    fn add(&mut self, other: &Counts) {
+        for (t, n) in self.scopes.iter_mut().zip(other.scopes) {
+            *t += n;
+        }
+        for (t, n) in
+            self.usage.iter_mut().flatten().zip(other.usage.iter().flatten())
+        {
+            *t += n;
+        }
+    }
+}
+
+/// Sites counted per agent and group kind.
+struct Summary {
+    counts: Vec<[Counts; 3]>,
+}
+
+impl Summary {
+    fn new(agents: usize) -> Summary {
+        Summary { counts: vec![[Counts::default(); 3]; agents] }
+    }
+
+    fn add(&mut self, site: &SiteSurvey) {
+        for (i, (c, a)) in self.counts.iter_mut().zip(&site.agents).enumerate()
+        {
+            let g = GROUPS.iter().position(|&g| g == a.group).unwrap_or(2);
+            let s = SCOPES.iter().position(|&s| s == a.scope).unwrap_or(3);
+            c[g].scopes[s] += 1;
+            let Some(Some(prefs)) = site.usage.get(i) else { continue };
+            for (n, category) in c[g].usage.iter_mut().zip(Category::ALL) {
+                match prefs.get(category) {
+                    Preference::Allowed => n[0] += 1,
+                    Preference::Disallowed => n[1] += 1,
+                    Preference::Unknown => {}
+                }
+            }
+        }
+    }
+
+    /// `agent,group,sites,full,partial,none,unknown` (and with `usage`,
+    /// `train-ai-allowed,train-ai-disallowed,...`): per agent a row for all
+    /// sites, then one per group kind.
+    fn render(
+        &self,
+        format: Format,
+        agents: &[String],
+        header: bool,
+        usage: bool,
+    ) -> Vec<u8> {
+        let mut names: Vec<String> =
+            ["agent", "group", "sites", "full", "partial", "none", "unknown"]
+                .map(String::from)
+                .into();
+        if usage {
+            for category in Category::ALL {
+                for pref in [Preference::Allowed, Preference::Disallowed] {
+                    names.push(format!("{}-{}", category.name(), pref.name()));
+                }
+            }
+        }
+        let columns = Columns::new(format, &names);
+        let mut out = if header { columns.header() } else { vec![] };
+        let mut fields = Vec::with_capacity(names.len());
+        for (agent, c) in agents.iter().zip(&self.counts) {
+            let mut all = Counts::default();
+            for g in c {
+                all.add(g);
+            }
+            let rows = std::iter::once(("all", all))
+                .chain(GROUPS.iter().zip(c).map(|(g, n)| (g.name(), *n)));
+            for (group, n) in rows {
+                fields.clear();
+                fields.extend([
+                    Field::Text(agent.as_bytes()),
+                    Field::Text(group.as_bytes()),
+                    Field::Number(n.scopes.iter().sum()),
+                ]);
+                fields.extend(n.scopes.map(Field::Number));
+                if usage {
+                    fields.extend(
+                        n.usage.iter().flatten().map(|&k| Field::Number(k)),
+                    );
+                }
+                columns.push(&mut out, &fields);
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,327 @@
+//! `robots-batch survey`: one row per site and agent, the scope of what
+//! each robots.txt disallows, summaries, and directories with entries that
+//! cannot be used.
+
+use crate::util::{Dir, TestCommand};
+
+/// Four sites by directory, three by index (a 503, a 404, a redirect to a
+/// site of the directory).
+fn sites(dir: &Dir) {
+    dir.create_dir("robots");
+    dir.create(
+        "robots/a.com.txt",
+        "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n",
+    );
+    dir.create(
+        "robots/b.com.txt",
+        "User-agent: *\nDisallow: /\nAllow: /public\n",
+    );
+    dir.create("robots/c.com.txt", "User-agent: *\nDisallow: /*\n");
+    dir.create("robots/d.com.txt", "# nothing\n");
+    dir.create(
+        "index.jsonl",
+        "{\"url\": \"https://e.com/robots.txt\", \"status\": 503}\n\
+         {\"url\": \"https://f.com/robots.txt\", \"status\": 404}\n\
+         {\"url\": \"https://g.com/robots.txt\", \"status\": 301, \
+           \"location\": \"http://c.com/robots.txt\"}\n",
+    );
+}
+
+rbtest!(survey_rows, |dir: Dir, mut cmd: TestCommand| {
+    sites(&dir);
+    let got = cmd
+        .args(["survey", "--robots-dir", "robots", "--robots-index"])
+        .args(["index.jsonl", "-a", "GPTBot,CCBot"])
+        .stdout();
+    eqnice!(
+        "site,agent,fetch,group,scope,rules\n\
+         a.com,GPTBot,ok,named,full,1\n\
+         a.com,CCBot,ok,star,partial,1\n\
+         b.com,GPTBot,ok,star,partial,2\n\
+         b.com,CCBot,ok,star,partial,2\n\
+         c.com,GPTBot,ok,star,full,1\n\
+         c.com,CCBot,ok,star,full,1\n\
+         d.com,GPTBot,ok,none,none,0\n\
+         d.com,CCBot,ok,none,none,0\n\
+         https://e.com,GPTBot,status-5xx,none,full,0\n\
+         https://e.com,CCBot,status-5xx,none,full,0\n\
+         https://f.com,GPTBot,status-4xx,none,none,0\n\
+         https://f.com,CCBot,status-4xx,none,none,0\n\
+         https://g.com,GPTBot,ok,star,full,1\n\
+         https://g.com,CCBot,ok,star,full,1\n",
+        got
+    );
+    // The fetch policy is crawl's: a 5xx may count as allowed.
+    let got = dir
+        .command()
+        .args(["survey", "--robots-index", "index.jsonl", "--on-5xx"])
+        .args(["allow", "--no-header", "--format", "jsonl"])
+        .stdout();
+    eqnice!(
+        "{\"site\":\"https://e.com\",\"agent\":\"*\",\"fetch\":\"status-5xx\",\
+         \"group\":\"none\",\"scope\":\"none\",\"rules\":0}\n\
+         {\"site\":\"https://f.com\",\"agent\":\"*\",\"fetch\":\"status-4xx\",\
+         \"group\":\"none\",\"scope\":\"none\",\"rules\":0}\n\
+         {\"site\":\"https://g.com\",\"agent\":\"*\",\"fetch\":\"redirect-missing\",\
+         \"group\":\"none\",\"scope\":\"none\",\"rules\":0}\n",
+        got
+    );
+});
+
+rbtest!(survey_summary, |dir: Dir, mut cmd: TestCommand| {
+    sites(&dir);
+    let got = cmd
+        .args(["survey", "--robots-dir", "robots", "--robots-index"])
+        .args(["index.jsonl", "-a", "GPTBot,CCBot", "--summary"])
+        .args(["--format", "tsv"])
+        .stdout();
+    eqnice!(
+        "agent\tgroup\tsites\tfull\tpartial\tnone\tunknown\n\
+         GPTBot\tall\t7\t4\t1\t2\t0\n\
+         GPTBot\tnamed\t1\t1\t0\t0\t0\n\
+         GPTBot\tstar\t3\t2\t1\t0\t0\n\
+         GPTBot\tnone\t3\t1\t0\t2\t0\n\
+         CCBot\tall\t7\t3\t2\t2\t0\n\
+         CCBot\tnamed\t0\t0\t0\t0\t0\n\
+         CCBot\tstar\t4\t2\t2\t0\t0\n\
+         CCBot\tnone\t3\t1\t0\t2\t0\n",
+        got
+    );
+});
+
+rbtest!(survey_dialects_differ, |dir: Dir, mut cmd: TestCommand| {
+    dir.create_dir("robots");
+    // Only /robots.txt: RFC 9309 always allows it, Google does not.
+    dir.create("robots/a.com.txt", "User-agent: *\nDisallow: /robots.txt$\n");
+    // The older standards have no wildcards.
+    dir.create("robots/b.com.txt", "User-agent: *\nDisallow: /*\n");
+    let run = |cmd: &mut TestCommand, dialect: &str| {
+        cmd.args(["survey", "--robots-dir", "robots", "--no-header"])
+            .args(["--dialect", dialect])
+            .stdout()
+    };
+    eqnice!(
+        "a.com,*,ok,star,none,1\nb.com,*,ok,star,full,1\n",
+        run(&mut cmd, "rfc9309")
+    );
+    eqnice!(
+        "a.com,*,ok,star,partial,1\nb.com,*,ok,star,full,1\n",
+        run(&mut dir.command(), "google")
+    );
+    eqnice!(
+        "a.com,*,ok,star,partial,1\nb.com,*,ok,star,partial,1\n",
+        run(&mut dir.command(), "orig1994")
+    );
+});
+
+rbtest!(survey_skips_what_it_cannot_use, |dir: Dir, mut cmd: TestCommand| {
+    use std::os::unix::ffi::OsStrExt;
+    dir.create_dir("robots");
+    dir.create("robots/a.com.txt", "User-agent: *\nDisallow: /\n");
+    dir.create_dir("robots/sub.txt");
+    dir.create("robots/README", "not a robots.txt\n");
+    let odd = std::ffi::OsStr::from_bytes(b"robots/\xff.txt");
+    dir.create(odd, "User-agent: *\nDisallow: /\n");
+    // A file that opens but cannot be read, even by root: reading the
+    // start of a process's memory fails.
+    let unreadable = std::path::Path::new("/proc/self/mem").exists();
+    if unreadable {
+        std::os::unix::fs::symlink(
+            "/proc/self/mem",
+            dir.path().join("robots/m.com.txt"),
+        )
+        .unwrap();
+    }
+    let out =
+        cmd.args(["survey", "--robots-dir", "robots", "--no-header"]).output();
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let mut lines: Vec<&str> = stderr.lines().collect();
+    lines.sort_unstable();
+    let mut want = vec![
+        "robots-batch: robots/README: skipped: not a <host>.txt file"
+            .to_string(),
+        "robots-batch: robots/sub.txt: skipped: not a file".to_string(),
+        "robots-batch: robots/\u{FFFD}.txt: skipped: the name is not UTF-8"
+            .to_string(),
+    ];
+    let mut rows = "a.com,*,ok,star,full,1\n".to_string();
+    if unreadable {
+        want.push("robots-batch: robots/m.com.txt: cannot read: ".into());
+        rows.push_str("m.com,*,unreadable,none,unknown,0\n");
+    }
+    want.sort_unstable();
+    assert_eq!(lines.len(), want.len(), "{stderr}");
+    for (line, want) in lines.iter().zip(&want) {
+        assert!(line.starts_with(want.as_str()), "{line:?} is not {want:?}");
+    }
+    eqnice!(rows, String::from_utf8(out.stdout).unwrap());
+});
+
+rbtest!(survey_agents_ai_over_the_corpus, |_: Dir, mut cmd: TestCommand| {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/datasets/robots");
+    if !corpus.is_dir() {
+        eprintln!("skipping: {} is absent", corpus.display());
+        return;
+    }
+    let files = std::fs::read_dir(&corpus).unwrap().count() as u64;
+    let got = cmd
+        .args(["survey", "--robots-dir"])
+        .arg(&corpus)
+        .args(["--agents", "ai", "--summary", "--format", "jsonl"])
+        .stdout();
+    let tokens = robots_batch::ai_agent_tokens(None).unwrap();
+    let rows: Vec<serde_json::Value> =
+        got.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), tokens.len() * 4);
+    for (row, token) in rows.chunks(4).zip(&tokens) {
+        assert_eq!(row[0]["agent"], *token);
+        assert_eq!(row[0]["group"], "all");
+        let n = |r: &serde_json::Value, k: &str| r[k].as_u64().unwrap();
+        assert_eq!(n(&row[0], "sites"), files);
+        // Every scope was decided, and the group kinds add up.
+        assert_eq!(n(&row[0], "unknown"), 0);
+        let by_group: u64 = row[1..].iter().map(|r| n(r, "sites")).sum();
+        assert_eq!(by_group, files);
+        for k in ["full", "partial", "none"] {
+            let sum: u64 = row[1..].iter().map(|r| n(r, k)).sum();
+            assert_eq!(sum, n(&row[0], k), "{token} {k}");
+        }
+    }
+});
+
+/// Files whose usage preferences at `/` differ for GPTBot, CCBot and an
+/// agent no group names.
+const USAGE_SITES: &[(&str, &str)] = &[
+    // A signal in the `*` group, the agent's own Content-Usage.
+    (
+        "a.com",
+        "User-agent: *\nContent-Signal: search=yes, ai-train=no\nAllow: /\n\
+         Disallow: /cart/\n\nUser-agent: GPTBot\n\
+         Content-Usage: train-ai=n, search=y\nDisallow: /private/\n",
+    ),
+    // `/` may not be fetched: no preferences.
+    ("b.com", "User-agent: *\nDisallow: /\nContent-Usage: train-ai=y\n"),
+    // The longest path that matches `/` decides, alone: `/*` (two bytes)
+    // over `/`, which leaves train-ai unknown; `/x` does not match.
+    (
+        "c.com",
+        "User-agent: GPTBot\nContent-Usage: / train-ai=y\n\
+         Content-Usage: /x train-ai=n\nContent-Usage: /* search=n\n",
+    ),
+    // A signal before any group holds for every agent; the most
+    // restrictive of it and the group's line wins.
+    (
+        "d.com",
+        "Content-Signal: ai-input=no, search=yes\n\nUser-agent: *\n\
+         Content-Usage: train-ai=y, search=n\nDisallow: /$\nAllow: /$\n",
+    ),
+    // A dictionary that does not parse: unknown.
+    ("e.com", "User-agent: *\nContent-Usage: Train-AI=n\n"),
+    // Disallowed for GPTBot only, allowed for the others.
+    ("f.com", "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nContent-Usage: train-ai=n\n"),
+];
+
+rbtest!(survey_usage_at_root, |dir: Dir, mut cmd: TestCommand| {
+    dir.create_dir("robots");
+    for (host, body) in USAGE_SITES {
+        dir.create(format!("robots/{host}.txt"), body);
+    }
+    dir.create(
+        "index.jsonl",
+        "{\"url\": \"https://g.com/robots.txt\", \"status\": 503}\n\
+         {\"url\": \"https://h.com/robots.txt\", \"status\": 404}\n",
+    );
+    let got = cmd
+        .args(["survey", "--usage", "--robots-dir", "robots"])
+        .args(["--robots-index", "index.jsonl", "-a", "GPTBot,CCBot"])
+        .stdout();
+    eqnice!(
+        "site,agent,fetch,group,scope,rules,train-ai,search,ai-input\n\
+         a.com,GPTBot,ok,named,partial,1,disallowed,allowed,unknown\n\
+         a.com,CCBot,ok,star,partial,2,disallowed,allowed,unknown\n\
+         b.com,GPTBot,ok,star,full,1,,,\n\
+         b.com,CCBot,ok,star,full,1,,,\n\
+         c.com,GPTBot,ok,named,none,0,unknown,disallowed,unknown\n\
+         c.com,CCBot,ok,none,none,0,unknown,unknown,unknown\n\
+         d.com,GPTBot,ok,star,none,2,allowed,disallowed,disallowed\n\
+         d.com,CCBot,ok,star,none,2,allowed,disallowed,disallowed\n\
+         e.com,GPTBot,ok,star,none,0,unknown,unknown,unknown\n\
+         e.com,CCBot,ok,star,none,0,unknown,unknown,unknown\n\
+         f.com,GPTBot,ok,named,full,1,,,\n\
+         f.com,CCBot,ok,star,none,0,disallowed,unknown,unknown\n\
+         https://g.com,GPTBot,status-5xx,none,full,0,,,\n\
+         https://g.com,CCBot,status-5xx,none,full,0,,,\n\
+         https://h.com,GPTBot,status-4xx,none,none,0,unknown,unknown,unknown\n\
+         https://h.com,CCBot,status-4xx,none,none,0,unknown,unknown,unknown\n",
+        got
+    );
+    let got = dir
+        .command()
+        .args(["survey", "--usage", "--summary", "--robots-dir", "robots"])
+        .args(["-a", "CCBot"])
+        .stdout();
+    eqnice!(
+        "agent,group,sites,full,partial,none,unknown,train-ai-allowed,\
+         train-ai-disallowed,search-allowed,search-disallowed,\
+         ai-input-allowed,ai-input-disallowed\n\
+         CCBot,all,6,1,1,4,0,1,2,1,1,0,1\n\
+         CCBot,named,0,0,0,0,0,0,0,0,0,0,0\n\
+         CCBot,star,5,1,1,3,0,1,2,1,1,0,1\n\
+         CCBot,none,1,0,0,1,0,0,0,0,0,0,0\n",
+        got
+    );
+    // Without a header, in JSON Lines: no preference is null.
+    let got = dir
+        .command()
+        .args(["survey", "--usage", "--robots-dir", "robots", "-a"])
+        .args(["GPTBot", "--format", "jsonl"])
+        .stdout();
+    assert!(got
+        .lines()
+        .nth(1)
+        .unwrap()
+        .ends_with("\"train-ai\":null,\"search\":null,\"ai-input\":null}"));
+});
+
+// The survey's preferences at `/` are the default command's for the URL
+// of the site's `/`, in every dialect.
+rbtest!(survey_usage_is_the_commands, |dir: Dir, _: TestCommand| {
+    dir.create_dir("robots");
+    for (host, body) in USAGE_SITES {
+        dir.create(format!("robots/{host}.txt"), body);
+    }
+    let agents = "GPTBot,CCBot,OtherBot";
+    for dialect in ["rfc9309", "google", "draft1996", "orig1994"] {
+        let survey = dir
+            .command()
+            .args(["survey", "--usage", "--robots-dir", "robots"])
+            .args(["--no-header", "--dialect", dialect, "-a", agents])
+            .stdout();
+        let mut want = String::new();
+        for (host, _) in USAGE_SITES {
+            dir.create("url.txt", format!("http://{host}/\n"));
+            let rows = dir
+                .command()
+                .args(["--usage", "--layout", "long", "--no-header"])
+                .args(["--dialect", dialect, "-a", agents])
+                .arg(format!("robots/{host}.txt"))
+                .arg("url.txt")
+                .stdout();
+            for row in rows.lines() {
+                // url,agent,verdict,train-ai,search,ai-input
+                let f: Vec<&str> = row.split(',').collect();
+                want.push_str(&format!("{},{},{}\n", f[3], f[4], f[5]));
+            }
+        }
+        let got: String = survey
+            .lines()
+            .map(|row| {
+                let f: Vec<&str> = row.split(',').collect();
+                format!("{},{},{}\n", f[6], f[7], f[8])
+            })
+            .collect();
+        assert_eq!(want, got, "dialect {dialect}");
+    }
+});
