@@ -242,6 +242,31 @@ pub struct Args {
     #[arg(long)]
     pub no_header: bool,
 
+    /// What URLS holds: lines, jsonl, csv, tsv, cdxj, access-log or warc
+    /// [default: found from the content].
+    ///
+    /// lines: one URL per line. jsonl: a JSON object per line, the URL in
+    /// --url-field. csv, tsv: a header, then records, the URL in the column
+    /// named by --url-column. cdxj: Common Crawl's index lines (`surt
+    /// timestamp {json}`). access-log: the combined log format, each line
+    /// judged for its own User-Agent. warc: every record with a
+    /// WARC-Target-URI. Without the flag, an input starting with `WARC/1.`
+    /// is warc and one starting with `{` is jsonl; anything else is lines.
+    /// Records come out in their own format with the `robots_*` fields
+    /// added (WARC: a CSV row per record), or with --emit unchanged.
+    #[arg(long, value_name = "FORMAT")]
+    pub input_format: Option<InputFormatArg>,
+
+    /// The URL's field in JSON records: a name, or a dotted path into
+    /// nested objects (`meta.source.url`) [default: url].
+    #[arg(long, value_name = "PATH")]
+    pub url_field: Option<String>,
+
+    /// The URL's column in CSV and TSV records, by its header name
+    /// [default: url].
+    #[arg(long, value_name = "NAME", conflicts_with = "url_field")]
+    pub url_column: Option<String>,
+
     #[command(flatten)]
     pub report: Report,
 
@@ -255,6 +280,34 @@ pub struct Args {
 pub enum AgentList {
     /// The well-known AI crawlers.
     Ai,
+}
+
+/// `--input-format`.
+#[derive(Clone, Copy, Debug, Eq, PartialEq, ValueEnum)]
+pub enum InputFormatArg {
+    /// One URL per line.
+    Lines,
+    /// JSON Lines.
+    Jsonl,
+    /// CSV with a header.
+    Csv,
+    /// TSV with a header.
+    Tsv,
+    /// Common Crawl's CDXJ index.
+    Cdxj,
+    /// Combined log format.
+    AccessLog,
+    /// WARC files.
+    Warc,
+}
+
+/// `--compress`.
+#[derive(Clone, Copy, Debug, Eq, PartialEq, ValueEnum)]
+pub enum CompressArg {
+    /// gzip.
+    Gzip,
+    /// zstd.
+    Zstd,
 }
 
 /// `--layout`.
@@ -282,9 +335,14 @@ pub struct Report {
     /// Write the rows to FILE instead of standard output.
     ///
     /// FILE is created or truncated once the inputs are open; it may not be
-    /// one of them.
+    /// one of them. A name ending in `.gz` or `.zst` is written compressed.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+
+    /// Compress the output: gzip or zstd [default: by the extension of
+    /// -o FILE, `.gz` or `.zst`; none on standard output].
+    #[arg(long, value_name = "FORMAT")]
+    pub compress: Option<CompressArg>,
 
     /// When to show a progress bar on standard error: auto, always or
     /// never.

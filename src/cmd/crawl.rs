@@ -131,7 +131,11 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
         .collect();
     let rows_to_terminal =
         args.report.output.is_none() && io::stdout().is_terminal();
-    let mut stdout = open_output(args.report.output.as_deref(), &inputs)?;
+    let mut stdout = open_output(
+        args.report.output.as_deref(),
+        args.report.compress,
+        &inputs,
+    )?;
     if !args.no_header {
         let header = CrawlWorker::header(&judge, format, args.explain);
         stdout.write_all(&header).context("failed to write output")?;

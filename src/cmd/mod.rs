@@ -8,3 +8,4 @@ pub mod check;
 pub mod crawl;
 pub mod default;
 pub mod lint;
+pub mod records;
