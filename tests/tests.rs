@@ -13,3 +13,4 @@ mod differential;
 mod dirty;
 mod hostile;
 mod readme;
+mod records;

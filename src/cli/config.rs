@@ -343,12 +343,7 @@ pub fn open_output(
         // large, so nearly every write goes straight to the descriptor.
         return compressed(Box::new(io::stdout().lock()), compress);
     };
-    let by_name = match path.extension().and_then(|e| e.to_str()) {
-        Some("gz") => Some(CompressArg::Gzip),
-        Some("zst") => Some(CompressArg::Zstd),
-        _ => None,
-    };
-    let compress = compress.or(by_name);
+
     if let Ok(out) = path.canonicalize() {
         let same =
             |input: &&&Path| input.canonicalize().is_ok_and(|i| i == out);
@@ -363,6 +358,20 @@ pub fn open_output(
     let file = File::create(path)
         .with_context(|| format!("failed to create {}", path.display()))?;
     compressed(Box::new(io::BufWriter::new(file)), compress)
+}
+
+/// How the rows are compressed: as `--compress` says, else by the
+/// extension of `-o FILE` (`.gz`, `.zst`), else not at all.
+pub fn output_compression(
+    path: Option<&Path>,
+    compress: Option<CompressArg>,
+) -> Option<CompressArg> {
+    let ext = path.and_then(|p| p.extension()).and_then(|e| e.to_str());
+    compress.or(match ext {
+        Some("gz") => Some(CompressArg::Gzip),
+        Some("zst") => Some(CompressArg::Zstd),
+        _ => None,
+    })
 }
 
 /// `out`, compressed as asked. The compressors finish their streams when

@@ -18,8 +18,8 @@ mod subargs;
 
 pub use self::args::{Args, ProgressWhen, StatsFormat};
 pub use self::config::{
-    no_empty_among_several, open_output, read_robots, warn_agent,
-    warn_not_robots_txt, Config, Input, Output,
+    no_empty_among_several, open_output, output_compression, read_robots,
+    warn_agent, warn_not_robots_txt, Config, Input, Output,
 };
 pub use self::crawlargs::{AssumeArg, CrawlArgs, MissingArg};
 pub use self::generate::{generate, GenerateArgs};

@@ -16,7 +16,9 @@ use robots_batch::{BatchBuilder, Counts, Format, MatcherBuilder, Stats};
 use super::default::{
     open_source, print_stats, run_error, warn_cut_lines, Progress,
 };
-use crate::cli::{open_output, AssumeArg, CrawlArgs, MissingArg};
+use crate::cli::{
+    open_output, output_compression, AssumeArg, CrawlArgs, MissingArg,
+};
 
 /// Reads the fetches, then judges every line of the input.
 pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
@@ -133,7 +135,10 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
         args.report.output.is_none() && io::stdout().is_terminal();
     let mut stdout = open_output(
         args.report.output.as_deref(),
-        args.report.compress,
+        output_compression(
+            args.report.output.as_deref(),
+            args.report.compress,
+        ),
         &inputs,
     )?;
     if !args.no_header {

@@ -20,24 +20,17 @@ use robots_batch::{
     TallyRender, MAX_LINE_BYTES,
 };
 
-use crate::cli::args::InputFormatArg;
 use crate::cli::{
-    open_output, read_head, Compression, Config, Input, Output, ProgressWhen,
-    StatsFormat,
+    open_output, output_compression, read_head, Compression, Config, Input,
+    Output, ProgressWhen, StatsFormat,
 };
 
-/// Prints the verdicts of every line of the input.
-pub fn run(config: Config) -> anyhow::Result<ExitCode> {
+/// Prints the verdicts of every line of the input; `read` are the first
+/// bytes of standard input, read already (to find its format).
+pub fn run(config: Config, read: Vec<u8>) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     log::debug!("agents {:?}, input {}", config.agents, config.input.name());
     let name = config.input.name();
-    let (format, read) = match config.records.format {
-        Some(format) => (format, vec![]),
-        None => super::records::detect(&config.input)?,
-    };
-    if format != InputFormatArg::Lines {
-        return super::records::run(config, format, read, start);
-    }
     let file = match config.input {
         Input::Stdin => None,
         Input::Path(ref path) => Some(
@@ -52,8 +45,11 @@ pub fn run(config: Config) -> anyhow::Result<ExitCode> {
     let inputs: Vec<&Path> = inputs.into_iter().flatten().collect();
     let rows_to_terminal =
         config.output_file.is_none() && io::stdout().is_terminal();
-    let mut stdout =
-        open_output(config.output_file.as_deref(), config.compress, &inputs)?;
+    let mut stdout = open_output(
+        config.output_file.as_deref(),
+        output_compression(config.output_file.as_deref(), config.compress),
+        &inputs,
+    )?;
     let header: &[u8] = match config.output {
         Output::Plain => &CsvRender::header(),
         Output::Table(ref table) => table.header(),

@@ -3,7 +3,7 @@
 //! their own format with the verdicts added, or filtered with `--emit`.
 
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -12,8 +12,25 @@ use anyhow::Context;
 use robots_batch::record::{RecordFormat, Records};
 
 use super::default::{print_stats, run_error};
-use crate::cli::args::InputFormatArg;
-use crate::cli::{open_output, read_head, Compression, Config, Input, Output};
+use crate::cli::args::{CompressArg, InputFormatArg};
+use crate::cli::{
+    open_output, output_compression, read_head, Compression, Config, Input,
+    Output,
+};
+
+/// The default command: the input's format found (or given), lines of
+/// URLs go to [`default::run`](super::default::run), records are run here.
+pub fn dispatch(config: Config) -> anyhow::Result<ExitCode> {
+    let start = Instant::now();
+    let (format, read) = match config.records.format {
+        Some(format) => (format, vec![]),
+        None => detect(&config.input)?,
+    };
+    match format {
+        InputFormatArg::Lines => super::default::run(config, read),
+        format => run(config, format, read, start),
+    }
+}
 
 /// How much of the input is looked at to find its format.
 const DETECT_BYTES: usize = 64 << 10;
@@ -143,15 +160,24 @@ pub fn run(
     };
     // WARC files are decompressed by the record reader, which keeps gzip
     // members whole; the other formats are decompressed here.
+    let mut compress =
+        output_compression(config.output_file.as_deref(), config.compress);
     let rdr = if format == RecordFormat::Warc {
-        raw
+        let mut raw = io::BufReader::new(raw);
+        let gzip = raw.fill_buf().is_ok_and(|b| b.starts_with(b"\x1f\x8b"));
+        // The records of a gzip-compressed WARC come out in gzip members
+        // of their own, which another gzip stream would only wrap.
+        if emit.is_some() && gzip && compress == Some(CompressArg::Gzip) {
+            compress = None;
+        }
+        Box::new(raw)
     } else {
         decompressed(raw).with_context(|| format!("failed to read {name}"))?
     };
     let inputs = [Some(config.robots.as_path()), config.input.path()];
     let inputs: Vec<&Path> = inputs.into_iter().flatten().collect();
     let mut out =
-        open_output(config.output_file.as_deref(), config.compress, &inputs)?;
+        open_output(config.output_file.as_deref(), compress, &inputs)?;
     let mut write_failed = false;
     let mut wrote_records = false;
     let sink = |rendered: &[u8], total: &robots_batch::Stats| {
