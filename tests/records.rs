@@ -535,3 +535,227 @@ fn table_flags_do_not_apply_to_records() {
         "{err}"
     );
 }
+
+mod parquet_files {
+    use std::fs::File;
+    use std::sync::Arc;
+
+    use arrow_array::builder::{Int64Builder, StringBuilder};
+    use arrow_array::cast::AsArray;
+    use arrow_array::{Array, ArrayRef, RecordBatch, StructArray};
+    use arrow_schema::{DataType, Field, Fields, Schema};
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use parquet::arrow::ArrowWriter;
+    use parquet::basic::Compression;
+    use parquet::file::properties::WriterProperties;
+
+    use super::{dir, expected, paths};
+
+    /// A Parquet file of `paths()` in two row groups: `id`, a `meta`
+    /// struct holding the `url` (null every 7th row, the struct itself
+    /// null every 11th), and a `text` column with nulls.
+    fn input() -> (Vec<u8>, Vec<Option<String>>) {
+        let paths = paths();
+        let mut urls = vec![];
+        let mut ids = Int64Builder::new();
+        let mut url = StringBuilder::new();
+        let mut text = StringBuilder::new();
+        let mut valid = vec![];
+        for (i, path) in paths.iter().enumerate() {
+            ids.append_value(i as i64);
+            let u = (i % 7 != 3).then(|| format!("https://a.com{path}"));
+            match &u {
+                Some(u) => url.append_value(u),
+                None => url.append_null(),
+            }
+            let struct_valid = i % 11 != 5;
+            valid.push(struct_valid);
+            urls.push(u.filter(|_| struct_valid));
+            if i % 5 == 0 {
+                text.append_null();
+            } else {
+                text.append_value(format!("text {i}"));
+            }
+        }
+        let url_field = Arc::new(Field::new("url", DataType::Utf8, true));
+        let meta = StructArray::new(
+            Fields::from(vec![url_field]),
+            vec![Arc::new(url.finish()) as ArrayRef],
+            Some(valid.into()),
+        );
+        let schema = Arc::new(Schema::new(vec![
+            Field::new("id", DataType::Int64, false),
+            Field::new("meta", meta.data_type().clone(), true),
+            Field::new("text", DataType::Utf8, true),
+        ]));
+        let batch = RecordBatch::try_new(
+            schema.clone(),
+            vec![
+                Arc::new(ids.finish()),
+                Arc::new(meta),
+                Arc::new(text.finish()),
+            ],
+        )
+        .unwrap();
+        let props = WriterProperties::builder()
+            .set_compression(Compression::SNAPPY)
+            .set_max_row_group_row_count(Some(200))
+            .build();
+        let mut out = vec![];
+        let mut writer =
+            ArrowWriter::try_new(&mut out, schema, Some(props)).unwrap();
+        writer.write(&batch).unwrap();
+        writer.close().unwrap();
+        (out, urls)
+    }
+
+    fn read(path: &std::path::Path) -> (Vec<RecordBatch>, Vec<usize>) {
+        let builder = ParquetRecordBatchReaderBuilder::try_new(
+            File::open(path).unwrap(),
+        )
+        .unwrap();
+        let groups = builder
+            .metadata()
+            .row_groups()
+            .iter()
+            .map(|g| g.num_rows() as usize)
+            .collect();
+        let batches = builder.build().unwrap().map(Result::unwrap).collect();
+        (batches, groups)
+    }
+
+    #[test]
+    fn parquet_round_trip_keeps_every_value() {
+        let (dir, mut cmd) = dir("parquet");
+        let (bytes, urls) = input();
+        dir.create("in.parquet", &bytes);
+        let out = cmd
+            .args([
+                "-a",
+                "GPTBot",
+                "--url-column",
+                "meta.url",
+                "-o",
+                "out.parquet",
+            ])
+            .args(["robots.txt", "in.parquet"])
+            .output();
+        assert!(out.status.success(), "{out:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        let bad = urls.iter().filter(|u| u.is_none()).count();
+        assert_eq!(
+            stderr,
+            format!(
+                "robots-batch: in.parquet: record 4: the URL field is null \
+                 (the first of {bad} bad records, each judged unknown)\n"
+            )
+        );
+        let (inb, in_groups) = read(&dir.path().join("in.parquet"));
+        let (outb, out_groups) = read(&dir.path().join("out.parquet"));
+        assert_eq!(in_groups, [200, 100]);
+        assert_eq!(out_groups, in_groups);
+        let input =
+            arrow_select::concat::concat_batches(&inb[0].schema(), &inb)
+                .unwrap();
+        let output =
+            arrow_select::concat::concat_batches(&outb[0].schema(), &outb)
+                .unwrap();
+        let names: Vec<String> = output
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| f.name().clone())
+            .collect();
+        assert_eq!(
+            names,
+            ["id", "meta", "text", "robots_verdict", "robots_error"]
+        );
+        for c in 0..3 {
+            assert_eq!(output.column(c).as_ref(), input.column(c).as_ref());
+        }
+        let verdicts = output.column(3).as_string::<i32>();
+        let errors = output.column(4).as_string::<i32>();
+        for (i, (url, path)) in urls.iter().zip(paths()).enumerate() {
+            match url {
+                Some(_) => {
+                    assert_eq!(
+                        verdicts.value(i),
+                        expected(&path, true),
+                        "row {i}"
+                    );
+                    assert!(errors.is_null(i));
+                }
+                None => {
+                    assert_eq!(verdicts.value(i), "unknown", "row {i}");
+                    assert_eq!(errors.value(i), "the URL field is null");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn parquet_emit_keeps_the_schema_and_the_rows_wanted() {
+        let (dir, mut cmd) = dir("parquet_emit");
+        let (bytes, urls) = input();
+        dir.create("in.parquet", &bytes);
+        cmd.args([
+            "--emit",
+            "disallowed",
+            "--url-column",
+            "meta.url",
+            "-o",
+            "kept.parquet",
+        ])
+        .args(["robots.txt", "in.parquet"])
+        .assert_exit_code(0);
+        let (inb, _) = read(&dir.path().join("in.parquet"));
+        let (outb, _) = read(&dir.path().join("kept.parquet"));
+        let input =
+            arrow_select::concat::concat_batches(&inb[0].schema(), &inb)
+                .unwrap();
+        let output =
+            arrow_select::concat::concat_batches(&inb[0].schema(), &outb)
+                .unwrap();
+        assert_eq!(output.schema(), input.schema());
+        let want: Vec<bool> = urls
+            .iter()
+            .zip(paths())
+            .map(|(u, p)| u.is_some() && expected(&p, false) == "disallowed")
+            .collect();
+        let mask = arrow_array::BooleanArray::from(want);
+        let expected =
+            arrow_select::filter::filter_record_batch(&input, &mask).unwrap();
+        assert!(expected.num_rows() > 0);
+        assert_eq!(output, expected);
+    }
+
+    #[test]
+    fn parquet_errors_are_clean() {
+        let (dir, mut cmd) = dir("parquet_bad");
+        let (bytes, _) = input();
+        dir.create("in.parquet", &bytes);
+        dir.create("cut.parquet", &bytes[..bytes.len() - 20]);
+        // Found from its magic bytes; without the nested column, no URL.
+        let err = cmd.args(["robots.txt", "in.parquet"]).assert_error();
+        assert!(err.contains("no column \"url\""), "{err}");
+        let mut cmd = dir.command();
+        let err = cmd
+            .args(["--input-format", "parquet", "--url-column", "meta.url"])
+            .args(["robots.txt", "cut.parquet"])
+            .assert_error();
+        assert!(
+            err.starts_with(
+                "robots-batch: failed to read cut.parquet: Parquet:"
+            ),
+            "{err}"
+        );
+        let mut cmd = dir.command();
+        let err = cmd
+            .args(["--url-column", "id", "robots.txt", "in.parquet"])
+            .assert_error();
+        assert!(
+            err.contains("the URL column \"id\" holds Int64, not strings"),
+            "{err}"
+        );
+    }
+}

@@ -13,6 +13,8 @@ pub struct Stats {
     pub(crate) bad: u64,
     /// The first bad record: its 0-based number and what is wrong with it.
     pub(crate) first_bad: Option<(u64, &'static str)>,
+    /// Records written by `--emit` (record input formats).
+    pub(crate) kept: u64,
 }
 
 impl Stats {
@@ -80,6 +82,12 @@ impl Stats {
         self.bad
     }
 
+    /// Records that a run keeping only one verdict wrote (record input
+    /// formats, [`Records::emit`](crate::record::Records::emit)).
+    pub fn kept_records(&self) -> u64 {
+        self.kept
+    }
+
     /// The first bad record: its 1-based number and what is wrong with it.
     pub fn first_bad_record(&self) -> Option<(u64, &'static str)> {
         self.first_bad.map(|(n, why)| (n + 1, why))
@@ -92,6 +100,7 @@ impl Stats {
                 other.first_bad.map(|(n, why)| (self.lines + n, why));
         }
         self.bad += other.bad;
+        self.kept += other.kept;
         self.lines += other.lines;
         self.bytes += other.bytes;
         self.allowed += other.allowed;

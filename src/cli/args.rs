@@ -242,16 +242,18 @@ pub struct Args {
     #[arg(long)]
     pub no_header: bool,
 
-    /// What URLS holds: lines, jsonl, csv, tsv, cdxj, access-log or warc
-    /// [default: found from the content].
+    /// What URLS holds: lines, jsonl, csv, tsv, cdxj, access-log, warc or
+    /// parquet [default: found from the content].
     ///
     /// lines: one URL per line. jsonl: a JSON object per line, the URL in
     /// --url-field. csv, tsv: a header, then records, the URL in the column
     /// named by --url-column. cdxj: Common Crawl's index lines (`surt
     /// timestamp {json}`). access-log: the combined log format, each line
     /// judged for its own User-Agent. warc: every record with a
-    /// WARC-Target-URI. Without the flag, an input starting with `WARC/1.`
-    /// is warc and one starting with `{` is jsonl; anything else is lines.
+    /// WARC-Target-URI. parquet: a file, the URL in --url-column (a dotted
+    /// path into struct columns). Without the flag, an input starting with
+    /// `WARC/1.` is warc, `PAR1` parquet and `{` jsonl; anything else is
+    /// lines.
     /// Records come out in their own format with the `robots_*` fields
     /// added (WARC: a CSV row per record), or with --emit unchanged.
     #[arg(long, value_name = "FORMAT")]
@@ -262,8 +264,8 @@ pub struct Args {
     #[arg(long, value_name = "PATH")]
     pub url_field: Option<String>,
 
-    /// The URL's column in CSV and TSV records, by its header name
-    /// [default: url].
+    /// The URL's column in CSV, TSV and Parquet records, by its name
+    /// (Parquet: a dotted path into struct columns) [default: url].
     #[arg(long, value_name = "NAME", conflicts_with = "url_field")]
     pub url_column: Option<String>,
 
@@ -299,6 +301,8 @@ pub enum InputFormatArg {
     AccessLog,
     /// WARC files.
     Warc,
+    /// Parquet files.
+    Parquet,
 }
 
 /// `--compress`.

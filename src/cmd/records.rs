@@ -61,11 +61,8 @@ pub(crate) fn detect(
     let text = text.trim_ascii_start();
     let format = if text.starts_with(b"WARC/1.") {
         InputFormatArg::Warc
-    } else if text.starts_with(b"PAR1") {
-        anyhow::bail!(
-            "{name} is a Parquet file: Parquet input is not supported yet \
-             (convert it to JSON Lines, e.g. with DuckDB)"
-        );
+    } else if raw.starts_with(b"PAR1") {
+        InputFormatArg::Parquet
     } else if text.starts_with(b"{") {
         InputFormatArg::Jsonl
     } else {
@@ -112,6 +109,7 @@ pub fn run(
         InputFormatArg::Cdxj => RecordFormat::Cdxj,
         InputFormatArg::AccessLog => RecordFormat::AccessLog,
         InputFormatArg::Warc => RecordFormat::Warc,
+        InputFormatArg::Parquet => RecordFormat::Parquet,
     };
     let name = config.input.name();
     let rf = &config.records;
@@ -144,6 +142,9 @@ pub fn run(
         records.per_line_agents(&rf.robots, rf.dialect, rf.builder.clone());
     }
 
+    if format == RecordFormat::Parquet {
+        return run_parquet(&config, &records, emit, start);
+    }
     let raw: Box<dyn Read> = match config.input {
         Input::Stdin => {
             Box::new(io::Cursor::new(read).chain(io::stdin().lock()))
@@ -179,15 +180,66 @@ pub fn run(
     let mut out =
         open_output(config.output_file.as_deref(), compress, &inputs)?;
     let mut write_failed = false;
-    let mut wrote_records = false;
-    let sink = |rendered: &[u8], total: &robots_batch::Stats| {
-        wrote_records |= total.lines() > 0 && !rendered.is_empty();
+    let sink = |rendered: &[u8], _: &robots_batch::Stats| {
         out.write_all(rendered).inspect_err(|_| write_failed = true)
     };
     let result = records.run(&config.batch, rdr, sink);
     let stats = result.map_err(|err| run_error(err, write_failed, &name))?;
     out.flush().context("failed to write output")?;
     drop(out);
+    finish(&config, &name, &stats, emit, start);
+    Ok(match emit {
+        Some(_) if stats.kept_records() == 0 => ExitCode::from(1),
+        _ => ExitCode::SUCCESS,
+    })
+}
+
+/// Runs the rows of a Parquet file, which is read from its end, so never
+/// from standard input.
+fn run_parquet(
+    config: &Config,
+    records: &Records<'_>,
+    emit: Option<bool>,
+    start: Instant,
+) -> anyhow::Result<ExitCode> {
+    let name = config.input.name();
+    let Input::Path(ref path) = config.input else {
+        anyhow::bail!(
+            "Parquet is read from a file, not from standard input (its \
+             footer, at its end, says where its rows are)"
+        );
+    };
+    let file =
+        File::open(path).with_context(|| format!("failed to open {name}"))?;
+    let inputs = [Some(config.robots.as_path()), config.input.path()];
+    let inputs: Vec<&Path> = inputs.into_iter().flatten().collect();
+    let compress =
+        output_compression(config.output_file.as_deref(), config.compress);
+    let mut out =
+        open_output(config.output_file.as_deref(), compress, &inputs)?;
+    let mut write_failed = false;
+    let sink = |rendered: &[u8], _: &robots_batch::Stats| {
+        out.write_all(rendered).inspect_err(|_| write_failed = true)
+    };
+    let result = records.run_parquet(file, sink);
+    let stats = result.map_err(|err| run_error(err, write_failed, &name))?;
+    out.flush().context("failed to write output")?;
+    drop(out);
+    finish(config, &name, &stats, emit, start);
+    // With --emit, grep's exit code: 1 when no row had the verdict (the
+    // file written holds no rows then).
+    let matched = emit.is_none() || stats.kept_records() > 0;
+    Ok(if matched { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// Says how many records were bad, and prints the counts when asked.
+fn finish(
+    config: &Config,
+    name: &str,
+    stats: &robots_batch::Stats,
+    emit: Option<bool>,
+    start: Instant,
+) {
     if let Some((number, why)) = stats.first_bad_record() {
         let bad = stats.bad_records();
         let all = match bad {
@@ -200,12 +252,8 @@ pub fn run(
         );
     }
     if let Some(format) = config.stats {
-        print_stats(format, &stats, start.elapsed(), None);
+        print_stats(format, stats, start.elapsed(), None);
     }
-    Ok(match emit {
-        Some(_) if !wrote_records => ExitCode::from(1),
-        _ => ExitCode::SUCCESS,
-    })
 }
 
 /// `raw`, decompressed when its first bytes say gzip or zstd.

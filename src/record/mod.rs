@@ -26,6 +26,7 @@ use crate::robots::Robots;
 
 mod access_log;
 mod json;
+mod parquet;
 mod warc;
 
 /// The most bytes one record may take: a longer one (in CSV, most likely
@@ -50,6 +51,9 @@ pub enum RecordFormat {
     AccessLog,
     /// WARC files: every record with a `WARC-Target-URI`.
     Warc,
+    /// Parquet files: the URL in a named column (a dotted path into struct
+    /// columns), read and written by row groups.
+    Parquet,
 }
 
 impl RecordFormat {
@@ -62,6 +66,7 @@ impl RecordFormat {
             RecordFormat::Cdxj => "cdxj",
             RecordFormat::AccessLog => "access-log",
             RecordFormat::Warc => "warc",
+            RecordFormat::Parquet => "parquet",
         }
     }
 }
@@ -123,7 +128,9 @@ impl<'m> Records<'m> {
     /// or a CSV or TSV column's name (dots and all). Default `url`.
     pub fn url_field(&mut self, name: &str) -> &mut Records<'m> {
         self.url_field = match self.format {
-            RecordFormat::Jsonl => name.split('.').map(String::from).collect(),
+            RecordFormat::Jsonl | RecordFormat::Parquet => {
+                name.split('.').map(String::from).collect()
+            }
             _ => vec![name.to_string()],
         };
         self
@@ -201,12 +208,17 @@ impl<'m> Records<'m> {
         rdr: R,
         mut sink: S,
     ) -> io::Result<Stats> {
-        let (quoted, delimiter) = match self.format {
-            RecordFormat::Csv => (true, b','),
-            RecordFormat::Tsv => (false, b'\t'),
-            RecordFormat::Warc => return self.run_warc(rdr, sink),
-            _ => (false, 0),
-        };
+        let (quoted, delimiter) =
+            match self.format {
+                RecordFormat::Csv => (true, b','),
+                RecordFormat::Tsv => (false, b'\t'),
+                RecordFormat::Warc => return self.run_warc(rdr, sink),
+                RecordFormat::Parquet => return Err(invalid(
+                    "Parquet is read from a file (see Records::run_parquet)"
+                        .to_string(),
+                )),
+                _ => (false, 0),
+            };
         let mut chunks = RecordChunks::new(rdr, batch.chunk_size(), quoted);
         let (mut column, mut width) = (0, 0);
         if delimiter != 0 {
@@ -498,6 +510,7 @@ impl<'m> RecordWorker<'_, 'm> {
         if let Some(want) = self.records.emit {
             if allowed == want {
                 push_record(out, record);
+                stats.kept += 1;
             }
             return;
         }
@@ -523,6 +536,7 @@ impl<'m> RecordWorker<'_, 'm> {
         if let Some(want) = self.records.emit {
             if judged == Some(want) {
                 push_record(out, record);
+                stats.kept += 1;
             }
             return;
         }
@@ -584,6 +598,7 @@ impl<'m> RecordWorker<'_, 'm> {
         if let Some(want) = self.records.emit {
             if verdict.as_ref().is_some_and(|v| v.0.is_allowed() == want) {
                 push_record(out, record);
+                stats.kept += 1;
             }
             return;
         }

@@ -282,6 +282,9 @@ impl<S: Sink> Run<'_, '_, '_, S> {
             (Some(want), Some(_)) => judged == Some(want),
             (None, _) => false,
         };
+        if keep && url.is_some() {
+            self.total.kept += 1;
+        }
         if emit.is_none() {
             let q = &mut self.worker.quoter;
             let text = |s: &Option<String>| {
