@@ -161,18 +161,21 @@ pub(crate) fn read_head<R: BufRead>(
             break;
         }
         let Some((name, value)) = split_header(l) else { continue };
-        let value = String::from_utf8_lossy(value).into_owned();
+        // Only the values kept are copied: most header lines are not.
+        let value = || String::from_utf8_lossy(value).into_owned();
         if name.eq_ignore_ascii_case(b"WARC-Type") {
-            head.kind = Some(value);
+            head.kind = Some(value());
         } else if name.eq_ignore_ascii_case(b"WARC-Target-URI") {
             // WARC 1.1 examples put the URI in angle brackets.
+            let value = value();
             let v = value.trim_start_matches('<').trim_end_matches('>');
             head.target = Some(v.to_string());
         } else if name.eq_ignore_ascii_case(b"WARC-Date") {
-            head.date = Some(value);
+            head.date = Some(value());
         } else if name.eq_ignore_ascii_case(b"WARC-Record-ID") {
-            head.id = Some(value);
+            head.id = Some(value());
         } else if name.eq_ignore_ascii_case(b"Content-Length") {
+            let value = value();
             let n = value.parse::<u64>().map_err(|_| {
                 err(&format!("has a bad Content-Length {value:?}"))
             })?;

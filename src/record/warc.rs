@@ -127,8 +127,12 @@ impl<'m> Records<'m> {
                 tee.copy = self.emit.map(|_| vec![]);
                 let mut member = BufReader::new(GzDecoder::new(&mut tee));
                 let mut kept = vec![];
-                while let Some(record) = run.record(&mut member)? {
-                    kept.push(record);
+                loop {
+                    let mut raw = vec![];
+                    let Some(keep) = run.record(&mut member, &mut raw)? else {
+                        break;
+                    };
+                    kept.push(Read1 { raw, keep });
                 }
                 drop(member);
                 let copy = tee.copy.take().unwrap_or_default();
@@ -197,12 +201,28 @@ fn read_block<B: BufRead>(
 }
 
 impl<S: Sink> Run<'_, '_, '_, S> {
-    /// Every record of an uncompressed stream.
+    /// Every record of an uncompressed stream. With `--emit`, each record
+    /// is read straight into the output, and taken out again when it is
+    /// not kept.
     fn plain<B: BufRead>(&mut self, rdr: &mut B) -> io::Result<()> {
+        let emit = self.worker.records.emit.is_some();
+        let mut scratch = vec![];
         while !self.ended {
-            let Some(record) = self.record(rdr)? else { break };
-            if record.keep {
-                self.out.extend_from_slice(&record.raw);
+            let mut out = match emit {
+                true => std::mem::take(&mut self.out),
+                false => std::mem::take(&mut scratch),
+            };
+            let start = out.len();
+            let read = self.record(rdr, &mut out);
+            if !matches!(read, Ok(Some(true))) {
+                out.truncate(start);
+            }
+            match emit {
+                true => self.out = out,
+                false => scratch = out,
+            }
+            if read?.is_none() {
+                break;
             }
             self.flush(false)?;
         }
@@ -219,27 +239,28 @@ impl<S: Sink> Run<'_, '_, '_, S> {
         Ok(())
     }
 
-    /// Reads, judges and writes (without `--emit`) the next record;
+    /// Reads, judges and writes (without `--emit`) the next record, and
+    /// with `--emit` appends its bytes to `raw`; whether to keep it,
     /// `None` at the end of the stream.
     fn record<B: BufRead>(
         &mut self,
         rdr: &mut B,
-    ) -> io::Result<Option<Read1>> {
+        raw: &mut Vec<u8>,
+    ) -> io::Result<Option<bool>> {
         let emit = self.worker.records.emit;
-        let mut raw = vec![];
         let number = self.number + 1;
         let head = read_warc_head(
             rdr,
             &mut self.line,
             number,
-            emit.map(|_| &mut raw),
+            emit.map(|_| &mut *raw),
         )
         .map_err(invalid)?;
         let Some(head) = head else { return Ok(None) };
         self.number = number;
         let WarcHead { kind, target, id, length, .. } = head;
         // The block: kept for `--emit`, else read past.
-        let keep = emit.map(|_| &mut raw);
+        let keep = emit.map(|_| &mut *raw);
         let got = read_block(rdr, length, keep)?;
         let truncated = got < length;
         if !truncated {
@@ -327,6 +348,6 @@ impl<S: Sink> Run<'_, '_, '_, S> {
             }
             self.out.push(b'\n');
         }
-        Ok(Some(Read1 { raw, keep }))
+        Ok(Some(keep))
     }
 }
