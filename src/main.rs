@@ -33,7 +33,7 @@ fn main() -> ExitCode {
 fn run(command: cli::Command) -> anyhow::Result<ExitCode> {
     match command {
         cli::Command::Run(args) => {
-            cmd::default::run(cli::Config::from_args(args)?)
+            cmd::records::dispatch(cli::Config::from_args(args)?)
         }
         cli::Command::Check(args) => cmd::check::run(args),
         cli::Command::Lint(args) => cmd::lint::run(args),

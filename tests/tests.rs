@@ -13,5 +13,6 @@ mod differential;
 mod dirty;
 mod hostile;
 mod readme;
+mod records;
 mod survey;
 mod usage;

@@ -16,7 +16,7 @@ pub const MAX_LINE_BYTES: usize = 8 << 20;
 
 /// A chunk of whole lines: borrowed from a slice or a memory map, or read
 /// into a buffer of its own.
-pub(super) enum Chunk<'a> {
+pub(crate) enum Chunk<'a> {
     Borrowed(&'a [u8]),
     Owned(Vec<u8>),
 }
@@ -34,7 +34,7 @@ impl Deref for Chunk<'_> {
 
 /// An input cut into chunks that end at line ends (or at the end of the
 /// input).
-pub(super) trait Chunks<'a> {
+pub(crate) trait Chunks<'a> {
     /// The next chunk, or `None` at the end. `spare` is a spent buffer that
     /// an implementation may reuse.
     fn next_chunk(

@@ -72,7 +72,8 @@ pub(crate) use self::render::{for_each_line, ChunkWorker};
 pub use self::render::{PlainLine, Render, Sink};
 pub use self::stats::Stats;
 
-use self::chunks::{Chunk, Chunks, ReadChunks, SliceChunks};
+pub(crate) use self::chunks::{Chunk, Chunks};
+use self::chunks::{ReadChunks, SliceChunks};
 use self::worker::Worker;
 use crate::matcher::Matcher;
 
@@ -444,7 +445,7 @@ impl Batch {
     /// waits for finished chunks, hands those that are next in input order
     /// to the sink, and reads again. Workers find their per-thread state
     /// (scratch and renderer) by their index in the pool.
-    fn run_chunks<'a, C, W, F, S>(
+    pub(crate) fn run_chunks<'a, C, W, F, S>(
         &self,
         mut chunks: C,
         new_worker: F,

@@ -9,6 +9,12 @@ pub struct Stats {
     pub(super) disallowed: u64,
     pub(super) unknown: u64,
     pub(super) cut: u64,
+    /// Bad records (record input formats): judged `unknown`.
+    pub(crate) bad: u64,
+    /// The first bad record: its 0-based number and what is wrong with it.
+    pub(crate) first_bad: Option<(u64, &'static str)>,
+    /// Records written by `--emit` (record input formats).
+    pub(crate) kept: u64,
 }
 
 impl Stats {
@@ -64,7 +70,37 @@ impl Stats {
         self.cut
     }
 
-    pub(super) fn add(&mut self, other: &Stats) {
+    /// Counts a bad record, the `number`th (0-based) of these counts.
+    pub(crate) fn count_bad(&mut self, number: u64, why: &'static str) {
+        self.bad += 1;
+        self.first_bad.get_or_insert((number, why));
+    }
+
+    /// Records that could not be judged (record input formats): no URL,
+    /// or not a record of the format at all.
+    pub fn bad_records(&self) -> u64 {
+        self.bad
+    }
+
+    /// Records that a run keeping only one verdict wrote (record input
+    /// formats, [`Records::emit`](crate::record::Records::emit)).
+    pub fn kept_records(&self) -> u64 {
+        self.kept
+    }
+
+    /// The first bad record: its 1-based number and what is wrong with it.
+    pub fn first_bad_record(&self) -> Option<(u64, &'static str)> {
+        self.first_bad.map(|(n, why)| (n + 1, why))
+    }
+
+    pub(crate) fn add(&mut self, other: &Stats) {
+        if self.first_bad.is_none() {
+            // The other counts come after these: its numbers follow ours.
+            self.first_bad =
+                other.first_bad.map(|(n, why)| (self.lines + n, why));
+        }
+        self.bad += other.bad;
+        self.kept += other.kept;
         self.lines += other.lines;
         self.bytes += other.bytes;
         self.allowed += other.allowed;

@@ -263,6 +263,33 @@ pub struct Args {
     #[arg(long)]
     pub no_header: bool,
 
+    /// What URLS holds: lines, jsonl, csv, tsv, cdxj, access-log, warc or
+    /// parquet [default: found from the content].
+    ///
+    /// lines: one URL per line. jsonl: a JSON object per line, the URL in
+    /// --url-field. csv, tsv: a header, then records, the URL in the column
+    /// named by --url-column. cdxj: Common Crawl's index lines (`surt
+    /// timestamp {json}`). access-log: the combined log format, each line
+    /// judged for its own User-Agent. warc: every record with a
+    /// WARC-Target-URI. parquet: a file, the URL in --url-column (a dotted
+    /// path into struct columns). Without the flag, an input starting with
+    /// `WARC/1.` is warc, `PAR1` parquet and `{` jsonl; anything else is
+    /// lines.
+    /// Records come out in their own format with the `robots_*` fields
+    /// added (WARC: a CSV row per record), or with --emit unchanged.
+    #[arg(long, value_name = "FORMAT")]
+    pub input_format: Option<InputFormatArg>,
+
+    /// The URL's field in JSON records: a name, or a dotted path into
+    /// nested objects (`meta.source.url`) [default: url].
+    #[arg(long, value_name = "PATH")]
+    pub url_field: Option<String>,
+
+    /// The URL's column in CSV, TSV and Parquet records, by its name
+    /// (Parquet: a dotted path into struct columns) [default: url].
+    #[arg(long, value_name = "NAME", conflicts_with = "url_field")]
+    pub url_column: Option<String>,
+
     #[command(flatten)]
     pub report: Report,
 
@@ -306,6 +333,36 @@ pub fn parse_agent_list(text: &str) -> Result<AgentList, String> {
     Ok(AgentList { category })
 }
 
+/// `--input-format`.
+#[derive(Clone, Copy, Debug, Eq, PartialEq, ValueEnum)]
+pub enum InputFormatArg {
+    /// One URL per line.
+    Lines,
+    /// JSON Lines.
+    Jsonl,
+    /// CSV with a header.
+    Csv,
+    /// TSV with a header.
+    Tsv,
+    /// Common Crawl's CDXJ index.
+    Cdxj,
+    /// Combined log format.
+    AccessLog,
+    /// WARC files.
+    Warc,
+    /// Parquet files.
+    Parquet,
+}
+
+/// `--compress`.
+#[derive(Clone, Copy, Debug, Eq, PartialEq, ValueEnum)]
+pub enum CompressArg {
+    /// gzip.
+    Gzip,
+    /// zstd.
+    Zstd,
+}
+
 /// `--layout`.
 #[derive(Clone, Copy, Debug, Eq, PartialEq, ValueEnum)]
 pub enum LayoutArg {
@@ -331,9 +388,14 @@ pub struct Report {
     /// Write the rows to FILE instead of standard output.
     ///
     /// FILE is created or truncated once the inputs are open; it may not be
-    /// one of them.
+    /// one of them. A name ending in `.gz` or `.zst` is written compressed.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+
+    /// Compress the output: gzip or zstd [default: by the extension of
+    /// -o FILE, `.gz` or `.zst`; none on standard output].
+    #[arg(long, value_name = "FORMAT")]
+    pub compress: Option<CompressArg>,
 
     /// When to show a progress bar on standard error: auto, always or
     /// never.

@@ -12,7 +12,8 @@ use robots_batch::{
 };
 
 use crate::cli::args::{
-    AgentList, EmitArg, FormatArg, LayoutArg, ProgressWhen, StatsFormat,
+    AgentList, CompressArg, EmitArg, FormatArg, InputFormatArg, LayoutArg,
+    ProgressWhen, StatsFormat,
 };
 use crate::cli::input::{read_head, Compression};
 use crate::cli::Args;
@@ -83,6 +84,34 @@ pub struct Config {
     pub robots: PathBuf,
     /// Print counts and throughput at the end, in this form.
     pub stats: Option<StatsFormat>,
+    /// Compress the rows so (by -o FILE's extension when not given).
+    pub compress: Option<CompressArg>,
+    /// What the input holds, and how records are judged.
+    pub records: RecordArgs,
+}
+
+/// What the input holds (`--input-format`), where a record's URL is, and
+/// what judging records per line needs.
+#[derive(Debug)]
+pub struct RecordArgs {
+    /// `None`: found from the input's first bytes.
+    pub format: Option<InputFormatArg>,
+    /// `--url-field` or `--url-column`.
+    pub url_field: Option<String>,
+    /// `--explain`.
+    pub explain: bool,
+    /// `--usage`: records have no usage fields.
+    pub usage: bool,
+    /// `--format`, `--layout` or `-c` was given: they apply to lines only.
+    pub table_flags: bool,
+    /// `-a`, `--agents` or `--agents-file` was given (access logs judge
+    /// each line's own agent).
+    pub agent_flags: bool,
+    /// The robots.txt, its dialect and the engine, to compile the matchers
+    /// of the agents met in access logs.
+    pub robots: Robots,
+    pub dialect: Dialect,
+    pub builder: MatcherBuilder,
 }
 
 impl Config {
@@ -117,6 +146,21 @@ impl Config {
         }
         let mut builder = MatcherBuilder::new();
         builder.engine(args.engine);
+        let records = RecordArgs {
+            format: args.input_format,
+            url_field: args.url_field.clone().or(args.url_column.clone()),
+            explain: args.explain,
+            usage: args.usage,
+            table_flags: args.format.is_some()
+                || args.layout.is_some()
+                || args.count,
+            agent_flags: !args.agent.is_empty()
+                || !args.agents.is_empty()
+                || args.agents_file.is_some(),
+            robots: robots.clone(),
+            dialect: args.dialect,
+            builder: builder.clone(),
+        };
         let matchers: Vec<Matcher> = agents
             .iter()
             .map(|agent| {
@@ -209,6 +253,8 @@ impl Config {
             output_file: args.report.output,
             robots: args.robots,
             stats: args.report.stats,
+            compress: args.report.compress,
+            records,
         })
     }
 }
@@ -310,13 +356,15 @@ pub fn warn_not_robots_txt(path: &Path, robots: &Robots) {
 /// refused: truncating it would lose what is still to be read.
 pub fn open_output(
     path: Option<&Path>,
+    compress: Option<CompressArg>,
     inputs: &[&Path],
 ) -> anyhow::Result<Box<dyn Write>> {
     let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
         // N.B. Standard output is a `LineWriter`; rendered chunks are
         // large, so nearly every write goes straight to the descriptor.
-        return Ok(Box::new(io::stdout().lock()));
+        return compressed(Box::new(io::stdout().lock()), compress);
     };
+
     if let Ok(out) = path.canonicalize() {
         let same =
             |input: &&&Path| input.canonicalize().is_ok_and(|i| i == out);
@@ -330,7 +378,41 @@ pub fn open_output(
     }
     let file = File::create(path)
         .with_context(|| format!("failed to create {}", path.display()))?;
-    Ok(Box::new(file))
+    compressed(Box::new(io::BufWriter::new(file)), compress)
+}
+
+/// How the rows are compressed: as `--compress` says, else by the
+/// extension of `-o FILE` (`.gz`, `.zst`), else not at all.
+pub fn output_compression(
+    path: Option<&Path>,
+    compress: Option<CompressArg>,
+) -> Option<CompressArg> {
+    let ext = path.and_then(|p| p.extension()).and_then(|e| e.to_str());
+    compress.or(match ext {
+        Some("gz") => Some(CompressArg::Gzip),
+        Some("zst") => Some(CompressArg::Zstd),
+        _ => None,
+    })
+}
+
+/// `out`, compressed as asked. The compressors finish their streams when
+/// dropped, at the end of a run.
+fn compressed(
+    out: Box<dyn Write>,
+    compress: Option<CompressArg>,
+) -> anyhow::Result<Box<dyn Write>> {
+    Ok(match compress {
+        None => out,
+        Some(CompressArg::Gzip) => Box::new(flate2::write::GzEncoder::new(
+            out,
+            flate2::Compression::default(),
+        )),
+        Some(CompressArg::Zstd) => Box::new(
+            zstd::stream::write::Encoder::new(out, 0)
+                .context("failed to start the zstd compressor")?
+                .auto_finish(),
+        ),
+    })
 }
 
 /// An empty agent is meaningful alone (`-a ''`: only the `*` groups); among

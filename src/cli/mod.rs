@@ -19,8 +19,8 @@ mod surveyargs;
 
 pub use self::args::{Args, ProgressWhen, StatsFormat};
 pub use self::config::{
-    no_empty_among_several, open_output, read_robots, resolve_agents,
-    warn_agent, warn_not_robots_txt, Config, Input, Output,
+    no_empty_among_several, open_output, output_compression, read_robots,
+    resolve_agents, warn_agent, warn_not_robots_txt, Config, Input, Output,
 };
 pub use self::crawlargs::{CrawlArgs, MissingArg, SourceArgs};
 pub use self::generate::{generate, GenerateArgs};

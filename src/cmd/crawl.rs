@@ -16,7 +16,9 @@ use robots_batch::{BatchBuilder, Counts, Format, MatcherBuilder, Stats};
 use super::default::{
     open_source, print_stats, run_error, warn_cut_lines, Progress,
 };
-use crate::cli::{open_output, CrawlArgs, MissingArg, SourceArgs};
+use crate::cli::{
+    open_output, output_compression, CrawlArgs, MissingArg, SourceArgs,
+};
 
 /// Reads the fetches of every source, in the order directories, indexes,
 /// WARC files. With `skipped`, the entries of a directory that cannot be
@@ -136,7 +138,14 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
         .collect();
     let rows_to_terminal =
         args.report.output.is_none() && io::stdout().is_terminal();
-    let mut stdout = open_output(args.report.output.as_deref(), &inputs)?;
+    let mut stdout = open_output(
+        args.report.output.as_deref(),
+        output_compression(
+            args.report.output.as_deref(),
+            args.report.compress,
+        ),
+        &inputs,
+    )?;
     if !args.no_header {
         let header = CrawlWorker::header(&judge, format, args.explain);
         stdout.write_all(&header).context("failed to write output")?;

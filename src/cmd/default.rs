@@ -21,12 +21,13 @@ use robots_batch::{
 };
 
 use crate::cli::{
-    open_output, read_head, Compression, Config, Input, Output, ProgressWhen,
-    StatsFormat,
+    open_output, output_compression, read_head, Compression, Config, Input,
+    Output, ProgressWhen, StatsFormat,
 };
 
-/// Prints the verdicts of every line of the input.
-pub fn run(config: Config) -> anyhow::Result<ExitCode> {
+/// Prints the verdicts of every line of the input; `read` are the first
+/// bytes of standard input, read already (to find its format).
+pub fn run(config: Config, read: Vec<u8>) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     log::debug!("agents {:?}, input {}", config.agents, config.input.name());
     let name = config.input.name();
@@ -37,13 +38,18 @@ pub fn run(config: Config) -> anyhow::Result<ExitCode> {
                 .with_context(|| format!("failed to open {name}"))?,
         ),
     };
-    let (source, total) = open_source(&config.batch, file.as_ref(), &name)?;
+    let (source, total) =
+        open_source_after(&config.batch, file.as_ref(), &name, read)?;
     // Each rendered chunk is one `write_all`, so rows are never torn.
     let inputs = [Some(config.robots.as_path()), config.input.path()];
     let inputs: Vec<&Path> = inputs.into_iter().flatten().collect();
     let rows_to_terminal =
         config.output_file.is_none() && io::stdout().is_terminal();
-    let mut stdout = open_output(config.output_file.as_deref(), &inputs)?;
+    let mut stdout = open_output(
+        config.output_file.as_deref(),
+        output_compression(config.output_file.as_deref(), config.compress),
+        &inputs,
+    )?;
     let header: &[u8] = match config.output {
         Output::Plain => &CsvRender::header(),
         Output::Table(ref table) => table.header(),
@@ -147,12 +153,23 @@ pub(crate) fn open_source<'a>(
     file: Option<&'a File>,
     name: &str,
 ) -> anyhow::Result<(Source<'a>, Option<u64>)> {
+    open_source_after(batch, file, name, vec![])
+}
+
+/// [`open_source`], where `read` are the first bytes of standard input,
+/// read already.
+pub(crate) fn open_source_after<'a>(
+    batch: &'a Batch,
+    file: Option<&'a File>,
+    name: &str,
+    read: Vec<u8>,
+) -> anyhow::Result<(Source<'a>, Option<u64>)> {
     let metadata = file.and_then(|file| file.metadata().ok());
     if metadata.as_ref().is_some_and(|md| md.is_dir()) {
         let err = io::Error::from(io::ErrorKind::IsADirectory);
         return Err(err).context(format!("failed to read {name}"));
     }
-    let source = Source::open(batch, file)
+    let source = Source::open(batch, file, read)
         .with_context(|| format!("failed to read {name}"))?;
     if file.is_some() {
         crate::cli::exit_on_sigbus(name);
@@ -203,9 +220,11 @@ enum Urls<'a> {
 impl<'a> Source<'a> {
     /// Looks at the input's first bytes: gzip and zstd inputs are
     /// decompressed as they are read, anything else is read as it is.
+    /// `read` are the first bytes of standard input, read already.
     pub(crate) fn open(
         batch: &'a Batch,
         file: Option<&'a File>,
+        read: Vec<u8>,
     ) -> io::Result<Self> {
         // Enough for the compression's magic bytes and for a guess at
         // what the input holds.
@@ -233,7 +252,8 @@ impl<'a> Source<'a> {
                 (urls, compression, n)
             }
             None => {
-                let mut stdin = io::stdin().lock();
+                let mut stdin =
+                    io::Cursor::new(read).chain(io::stdin().lock());
                 let n = read_head(&mut stdin, &mut head)?;
                 let compression = Compression::sniff(&head[..n]);
                 let rdr =
@@ -365,6 +385,9 @@ pub(crate) fn print_stats(
             "unknown": stats.unknown(),
             "cut_lines": stats.cut_lines(),
         });
+        if stats.bad_records() > 0 {
+            object["bad_records"] = stats.bad_records().into();
+        }
         if per_agent.is_some() {
             let agents =
                 agents.iter().map(|&(agent, allowed, disallowed, unknown)| {
@@ -394,6 +417,10 @@ pub(crate) fn print_stats(
             stats.allowed(),
             stats.disallowed()
         ),
+    };
+    let counts = match stats.bad_records() {
+        0 => counts,
+        n => format!("{counts}{n} bad records, "),
     };
     message!(
         "{} lines, {counts}{} bytes in {:.3} s ({:.0} URLs/s, {:.2} MB/s)",

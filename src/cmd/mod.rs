@@ -11,4 +11,5 @@ pub mod check;
 pub mod crawl;
 pub mod default;
 pub mod lint;
+pub mod records;
 pub mod survey;

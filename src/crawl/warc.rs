@@ -54,50 +54,13 @@ impl<R: BufRead> Records<R> {
     pub(crate) fn next_record(
         &mut self,
     ) -> Result<Option<Option<(String, Fetch)>>, String> {
-        // Records are separated by two CRLFs; skip any blank lines.
-        loop {
-            if !self.read_line(self.number + 1)? {
-                return Ok(None);
-            }
-            if !trim_eol(&self.line).is_empty() {
-                break;
-            }
-        }
+        let Some(head) =
+            read_head(&mut self.rdr, &mut self.line, self.number + 1, None)?
+        else {
+            return Ok(None);
+        };
         self.number += 1;
-        if !self.line.starts_with(b"WARC/") {
-            return Err(self.err("does not start with a WARC/ version line"));
-        }
-        let mut kind = None;
-        let mut target = None;
-        let mut date = None;
-        let mut length = None;
-        loop {
-            if !self.read_line(self.number)? {
-                return Err(self.err("ends inside its header"));
-            }
-            let line = trim_eol(&self.line);
-            if line.is_empty() {
-                break;
-            }
-            let Some((name, value)) = split_header(line) else { continue };
-            let value = String::from_utf8_lossy(value).into_owned();
-            if name.eq_ignore_ascii_case(b"WARC-Type") {
-                kind = Some(value);
-            } else if name.eq_ignore_ascii_case(b"WARC-Target-URI") {
-                // WARC 1.1 examples put the URI in angle brackets.
-                let v = value.trim_start_matches('<').trim_end_matches('>');
-                target = Some(v.to_string());
-            } else if name.eq_ignore_ascii_case(b"WARC-Date") {
-                date = Some(value);
-            } else if name.eq_ignore_ascii_case(b"Content-Length") {
-                let n = value.parse::<u64>().map_err(|_| {
-                    self.err(&format!("has a bad Content-Length {value:?}"))
-                })?;
-                length = Some(n);
-            }
-        }
-        let length =
-            length.ok_or_else(|| self.err("has no Content-Length"))?;
+        let Head { kind, target, date, length, .. } = head;
         let http = target
             .as_deref()
             .is_some_and(|t| Origin::of_url(t.as_bytes()).is_some());
@@ -126,23 +89,101 @@ impl<R: BufRead> Records<R> {
         Ok(Some(target.map(|t| (t, fetch))))
     }
 
-    /// Reads a header line of record number `record` into `self.line`;
-    /// `false` at the end.
-    fn read_line(&mut self, record: u64) -> Result<bool, String> {
-        match read_line(&mut self.rdr, &mut self.line, MAX_LINE) {
-            Ok(Line::End) => Ok(false),
-            Ok(Line::Read) => Ok(true),
-            Ok(Line::Long) => Err(format!(
-                "WARC record {record} has a header line over {MAX_LINE} \
-                 bytes"
-            )),
-            Err(e) => Err(format!("record {record}: {e}")),
-        }
-    }
-
     fn err(&self, what: &str) -> String {
         format!("WARC record {} {what}", self.number)
     }
+}
+
+/// The fields of a WARC record's header that readers of records use.
+#[derive(Debug, Default)]
+pub(crate) struct Head {
+    /// `WARC-Type`.
+    pub(crate) kind: Option<String>,
+    /// `WARC-Target-URI`, without the angle brackets of WARC 1.1's
+    /// examples.
+    pub(crate) target: Option<String>,
+    /// `WARC-Date`.
+    pub(crate) date: Option<String>,
+    /// `WARC-Record-ID`.
+    pub(crate) id: Option<String>,
+    /// `Content-Length`: the bytes of the block that follows.
+    pub(crate) length: u64,
+}
+
+/// Reads the header of WARC record number `number` (1-based, for
+/// messages) from `rdr`, after any blank lines, using `line` as a buffer;
+/// `None` at the end of the stream. When `raw` is given, the header's
+/// bytes as read (from its version line to its blank line) are appended
+/// to it.
+pub(crate) fn read_head<R: BufRead>(
+    rdr: &mut R,
+    line: &mut Vec<u8>,
+    number: u64,
+    mut raw: Option<&mut Vec<u8>>,
+) -> Result<Option<Head>, String> {
+    let err = |what: &str| format!("WARC record {number} {what}");
+    let mut read = |line: &mut Vec<u8>| -> Result<bool, String> {
+        match read_line(rdr, line, MAX_LINE) {
+            Ok(Line::End) => Ok(false),
+            Ok(Line::Read) => Ok(true),
+            Ok(Line::Long) => Err(format!(
+                "WARC record {number} has a header line over {MAX_LINE} bytes"
+            )),
+            Err(e) => Err(format!("record {number}: {e}")),
+        }
+    };
+    // Records are separated by two CRLFs; skip any blank lines.
+    loop {
+        if !read(line)? {
+            return Ok(None);
+        }
+        if !trim_eol(line).is_empty() {
+            break;
+        }
+    }
+    if !line.starts_with(b"WARC/") {
+        return Err(err("does not start with a WARC/ version line"));
+    }
+    let mut head = Head::default();
+    let mut length = None;
+    loop {
+        if let Some(raw) = raw.as_deref_mut() {
+            raw.extend_from_slice(line);
+        }
+        if !read(line)? {
+            return Err(err("ends inside its header"));
+        }
+        let l = trim_eol(line);
+        if l.is_empty() {
+            if let Some(raw) = raw.as_deref_mut() {
+                raw.extend_from_slice(line);
+            }
+            break;
+        }
+        let Some((name, value)) = split_header(l) else { continue };
+        // Only the values kept are copied: most header lines are not.
+        let value = || String::from_utf8_lossy(value).into_owned();
+        if name.eq_ignore_ascii_case(b"WARC-Type") {
+            head.kind = Some(value());
+        } else if name.eq_ignore_ascii_case(b"WARC-Target-URI") {
+            // WARC 1.1 examples put the URI in angle brackets.
+            let value = value();
+            let v = value.trim_start_matches('<').trim_end_matches('>');
+            head.target = Some(v.to_string());
+        } else if name.eq_ignore_ascii_case(b"WARC-Date") {
+            head.date = Some(value());
+        } else if name.eq_ignore_ascii_case(b"WARC-Record-ID") {
+            head.id = Some(value());
+        } else if name.eq_ignore_ascii_case(b"Content-Length") {
+            let value = value();
+            let n = value.parse::<u64>().map_err(|_| {
+                err(&format!("has a bad Content-Length {value:?}"))
+            })?;
+            length = Some(n);
+        }
+    }
+    head.length = length.ok_or_else(|| err("has no Content-Length"))?;
+    Ok(Some(head))
 }
 
 /// What [`read_line`] found.

@@ -34,7 +34,7 @@ pub(super) fn push_field(format: Format, out: &mut Vec<u8>, field: &[u8]) {
 /// Appends `field`, quoted when csv-core says it needs quotes (it holds a
 /// comma, a quote, a CR or an LF).
 #[inline]
-pub(super) fn push_csv_field(
+pub(crate) fn push_csv_field(
     quoter: &mut csv_core::Writer,
     buf: &mut Vec<u8>,
     field: &[u8],
@@ -79,7 +79,7 @@ fn may_need_quotes(field: &[u8]) -> bool {
 
 /// Appends `field` with its tabs, CRs, LFs and backslashes escaped.
 #[inline]
-pub(super) fn push_tsv_field(buf: &mut Vec<u8>, field: &[u8]) {
+pub(crate) fn push_tsv_field(buf: &mut Vec<u8>, field: &[u8]) {
     if memchr::memchr3(b'\t', b'\r', b'\\', field).is_none()
         && memchr::memchr(b'\n', field).is_none()
     {
@@ -99,7 +99,7 @@ pub(super) fn push_tsv_field(buf: &mut Vec<u8>, field: &[u8]) {
 
 /// Appends `bytes` as a JSON string; bytes that are not UTF-8 become
 /// U+FFFD.
-pub(super) fn push_json_string(buf: &mut Vec<u8>, bytes: &[u8]) {
+pub(crate) fn push_json_string(buf: &mut Vec<u8>, bytes: &[u8]) {
     buf.push(b'"');
     for chunk in bytes.utf8_chunks() {
         let valid = chunk.valid().as_bytes();

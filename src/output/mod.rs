@@ -34,6 +34,9 @@ pub(crate) use self::count::slot;
 pub use self::count::{CountRender, Counts, TallyRender};
 pub use self::csv::CsvRender;
 pub use self::emit::EmitRender;
+pub(crate) use self::fields::{
+    push_csv_field, push_json_string, push_tsv_field,
+};
 pub use self::format::{Format, Layout};
 pub(crate) use self::rows::{Cell, CrawlRows};
 pub use self::table::{Table, TableBuilder, TableRender};

@@ -1,0 +1,936 @@
+/*!
+Records: URLs inside the lines of structured files (JSON Lines, CSV, TSV,
+CDXJ, access logs) and inside WARC records, judged, and written back in
+their own format with the verdicts added, or kept or dropped unchanged.
+
+[`Records`] says which format, where the URL is and what to write. A run
+cuts the input into chunks of whole records (line ends; in CSV, line ends
+outside quotes), judges the chunks on the [`Batch`]'s threads and hands
+them to the sink in input order, as the pipeline of bare URL lines does.
+WARC files are read one record after another (see [`Records::run_warc`]).
+
+Every record gets a row. A record without a URL (a line that is not
+JSON, a missing field, a `null`, a number) is a *bad record*: its verdict
+is `unknown`, the `robots_error` field says why, and [`Stats`] counts it
+and remembers the first.
+*/
+
+use std::collections::HashMap;
+use std::io::{self, Read};
+
+use crate::batch::{Batch, Chunk, ChunkWorker, Chunks, Sink, Stats};
+use crate::dialect::Dialect;
+use crate::matcher::{Matcher, MatcherBuilder, Scratch, Verdict};
+use crate::output::{push_csv_field, push_json_string, push_tsv_field};
+use crate::robots::Robots;
+
+mod access_log;
+mod json;
+mod parquet;
+mod warc;
+
+/// The most bytes one record may take: a longer one (in CSV, most likely
+/// an unbalanced quote) stops the run with an error rather than fill the
+/// memory.
+pub const MAX_RECORD_BYTES: usize = 256 << 20;
+
+/// The format of the records.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum RecordFormat {
+    /// One JSON object per line; the URL at a dotted path of fields.
+    Jsonl,
+    /// RFC 4180 CSV with a header; the URL in a named column.
+    Csv,
+    /// Tab-separated values with a header, no quoting.
+    Tsv,
+    /// Common Crawl's index lines: `surt timestamp {json}`, the URL in the
+    /// JSON's `url` field.
+    Cdxj,
+    /// Web server access logs in the combined log format: the path of the
+    /// request line, judged for the agent of the User-Agent field.
+    AccessLog,
+    /// WARC files: every record with a `WARC-Target-URI`.
+    Warc,
+    /// Parquet files: the URL in a named column (a dotted path into struct
+    /// columns), read and written by row groups.
+    Parquet,
+}
+
+impl RecordFormat {
+    /// The format's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            RecordFormat::Jsonl => "jsonl",
+            RecordFormat::Csv => "csv",
+            RecordFormat::Tsv => "tsv",
+            RecordFormat::Cdxj => "cdxj",
+            RecordFormat::AccessLog => "access-log",
+            RecordFormat::Warc => "warc",
+            RecordFormat::Parquet => "parquet",
+        }
+    }
+}
+
+/// Where a record's URL is, which agents judge it, and what a run writes.
+#[derive(Debug)]
+pub struct Records<'m> {
+    format: RecordFormat,
+    /// The dotted path of the URL's JSON field, or the CSV column's name.
+    url_field: Vec<String>,
+    /// `Some(true)`: only the records every agent may fetch, unchanged.
+    emit: Option<bool>,
+    explain: bool,
+    matchers: &'m [Matcher],
+    agents: Vec<String>,
+    /// Access logs: what each line's own agent is judged by.
+    per_line: Option<PerLine<'m>>,
+    /// The names of the fields added to each record, `robots_error` last.
+    columns: Vec<String>,
+}
+
+/// What judges an access log line for its own agent.
+#[derive(Clone, Debug)]
+struct PerLine<'m> {
+    robots: &'m Robots,
+    dialect: Dialect,
+    builder: MatcherBuilder,
+}
+
+/// The name of the field that says why a record is bad.
+const ERROR: &str = "robots_error";
+
+/// The verdict of a bad record.
+const UNKNOWN: &[u8] = b"unknown";
+
+impl<'m> Records<'m> {
+    /// Records of `format`, judged by `matchers` (`agents[i]` naming the
+    /// agent of `matchers[i]`), the URL in the field or column `url`.
+    pub fn new(
+        format: RecordFormat,
+        matchers: &'m [Matcher],
+        agents: &[String],
+    ) -> Records<'m> {
+        let mut records = Records {
+            format,
+            url_field: vec!["url".to_string()],
+            emit: None,
+            explain: false,
+            matchers,
+            agents: agents.to_vec(),
+            per_line: None,
+            columns: vec![],
+        };
+        records.columns = records.columns();
+        records
+    }
+
+    /// The URL's field: a dotted path of JSON field names (`meta.url`),
+    /// or a CSV or TSV column's name (dots and all). Default `url`.
+    pub fn url_field(&mut self, name: &str) -> &mut Records<'m> {
+        self.url_field = match self.format {
+            RecordFormat::Jsonl | RecordFormat::Parquet => {
+                name.split('.').map(String::from).collect()
+            }
+            _ => vec![name.to_string()],
+        };
+        self
+    }
+
+    /// Writes only the records with this verdict (`true`: those every
+    /// agent may fetch), unchanged; bad records match neither.
+    pub fn emit(&mut self, allowed: Option<bool>) -> &mut Records<'m> {
+        self.emit = allowed;
+        self
+    }
+
+    /// Adds each verdict's line, rule, group and reason.
+    pub fn explain(&mut self, yes: bool) -> &mut Records<'m> {
+        self.explain = yes;
+        self.columns = self.columns();
+        self
+    }
+
+    /// Access logs: judges each line for the agent of its own User-Agent
+    /// field (see the README) under `robots`, rather than for the
+    /// matchers' agents.
+    pub fn per_line_agents(
+        &mut self,
+        robots: &'m Robots,
+        dialect: Dialect,
+        builder: MatcherBuilder,
+    ) -> &mut Records<'m> {
+        self.per_line = Some(PerLine { robots, dialect, builder });
+        self.columns = self.columns();
+        self
+    }
+
+    /// The names of the added fields: `robots_agent` (access logs), then
+    /// per agent `robots_verdict` and with explanations `robots_line`,
+    /// `robots_rule`, `robots_group` and `robots_reason` (each followed
+    /// by `.<agent>` when there are several agents), then `robots_error`.
+    pub fn added_fields(&self) -> &[String] {
+        &self.columns
+    }
+
+    fn columns(&self) -> Vec<String> {
+        let mut names = vec![];
+        let mut per_agent = vec!["robots_verdict"];
+        if self.explain {
+            per_agent.extend([
+                "robots_line",
+                "robots_rule",
+                "robots_group",
+                "robots_reason",
+            ]);
+        }
+        if self.per_line.is_some() {
+            names.push("robots_agent".to_string());
+            names.extend(per_agent.iter().map(|n| n.to_string()));
+        } else if self.agents.len() == 1 {
+            names.extend(per_agent.iter().map(|n| n.to_string()));
+        } else {
+            for agent in &self.agents {
+                names.extend(per_agent.iter().map(|n| format!("{n}.{agent}")));
+            }
+        }
+        names.push(ERROR.to_string());
+        names
+    }
+
+    /// Runs every record read from `rdr` (decompressed already): a CSV or
+    /// TSV header first goes to the sink on its own, with the added
+    /// columns. An error of the input (no URL column in the header, a
+    /// record over [`MAX_RECORD_BYTES`]) is an error of kind
+    /// `InvalidData`. For WARC files, see [`Records::run_warc`].
+    pub fn run<R: Read, S: Sink>(
+        &self,
+        batch: &Batch,
+        rdr: R,
+        mut sink: S,
+    ) -> io::Result<Stats> {
+        let (quoted, delimiter) =
+            match self.format {
+                RecordFormat::Csv => (true, b','),
+                RecordFormat::Tsv => (false, b'\t'),
+                RecordFormat::Warc => return self.run_warc(rdr, sink),
+                RecordFormat::Parquet => return Err(invalid(
+                    "Parquet is read from a file (see Records::run_parquet)"
+                        .to_string(),
+                )),
+                _ => (false, 0),
+            };
+        let mut chunks = RecordChunks::new(rdr, batch.chunk_size(), quoted);
+        let (mut column, mut width) = (0, 0);
+        if delimiter != 0 {
+            let header = chunks.first_record()?;
+            let (index, out) = self.header(&header, delimiter)?;
+            (column, width) = index;
+            sink.chunk(&out, &Stats::default())?;
+        }
+        let new_worker = || RecordWorker {
+            records: self,
+            column,
+            width,
+            delimiter,
+            scratches: self.matchers.iter().map(Matcher::scratch).collect(),
+            verdicts: vec![],
+            values: vec![],
+            own: HashMap::new(),
+            quoter: csv_core::WriterBuilder::new().build(),
+        };
+        batch.run_chunks(chunks, new_worker, sink)
+    }
+
+    /// The URL column's index in a CSV or TSV header (its bytes with the
+    /// line end), and the header to write.
+    fn header(
+        &self,
+        header: &[u8],
+        delimiter: u8,
+    ) -> io::Result<((usize, usize), Vec<u8>)> {
+        let names = split_record(header, delimiter, self.format);
+        let width = names.len();
+        let want = self.url_field[0].as_bytes();
+        let Some(index) = names.iter().position(|n| n == want) else {
+            let shown: Vec<String> = names
+                .iter()
+                .map(|n| String::from_utf8_lossy(n).into_owned())
+                .collect();
+            return Err(invalid(format!(
+                "no column {:?} in the header (its columns: {}); name the \
+                 URL's with --url-column",
+                self.url_field[0],
+                shown.join(", ")
+            )));
+        };
+        if let Some(name) = names
+            .iter()
+            .find(|n| self.columns.iter().any(|c| c.as_bytes() == *n))
+        {
+            return Err(invalid(format!(
+                "the header already has a column {:?}, one that robots-batch \
+                 adds (is this its own output?)",
+                String::from_utf8_lossy(name)
+            )));
+        }
+        let mut out = vec![];
+        if self.emit.is_some() {
+            out.extend_from_slice(header);
+            if !header.ends_with(b"\n") {
+                out.push(b'\n');
+            }
+            return Ok(((index, width), out));
+        }
+        out.extend_from_slice(trim_line_end(header));
+        let mut quoter = csv_core::WriterBuilder::new().build();
+        for name in &self.columns {
+            push_value(&mut out, &mut quoter, delimiter, name.as_bytes());
+        }
+        out.push(b'\n');
+        Ok(((index, width), out))
+    }
+}
+
+/// An input error: bad data, not a failed read.
+fn invalid(message: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, message)
+}
+
+/// `line` without its `\n` or `\r\n`.
+fn trim_line_end(line: &[u8]) -> &[u8] {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+/// The fields of one CSV or TSV record (with or without its line end).
+fn split_record(
+    record: &[u8],
+    delimiter: u8,
+    format: RecordFormat,
+) -> Vec<Vec<u8>> {
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(delimiter)
+        .quoting(format == RecordFormat::Csv)
+        .from_reader(record);
+    let mut fields = csv::ByteRecord::new();
+    match rdr.read_byte_record(&mut fields) {
+        Ok(true) => fields.iter().map(<[u8]>::to_vec).collect(),
+        _ => vec![],
+    }
+}
+
+/// Appends one CSV or TSV field, after its delimiter.
+fn push_value(
+    out: &mut Vec<u8>,
+    quoter: &mut csv_core::Writer,
+    delimiter: u8,
+    value: &[u8],
+) {
+    out.push(delimiter);
+    if delimiter == b'\t' {
+        push_tsv_field(out, value);
+    } else {
+        push_csv_field(quoter, out, value);
+    }
+}
+
+/// A value of an added field.
+#[derive(Clone, Copy, Debug)]
+enum Value<'a> {
+    Text(&'a [u8]),
+    Number(u32),
+    /// No value (an explanation without a rule): empty, `null` or `-`.
+    Nothing,
+}
+
+/// A worker thread's state: judges and writes the records of a chunk.
+struct RecordWorker<'r, 'm> {
+    records: &'r Records<'m>,
+    /// The URL's column (CSV, TSV).
+    column: usize,
+    /// The number of columns of the header (CSV, TSV).
+    width: usize,
+    /// The CSV or TSV delimiter; 0 for the other formats.
+    delimiter: u8,
+    scratches: Vec<Scratch>,
+    verdicts: Vec<Verdict>,
+    values: Vec<Value<'m>>,
+    /// Access logs: a matcher per agent met, bounded in number.
+    own: HashMap<String, (Matcher, Scratch)>,
+    quoter: csv_core::Writer,
+}
+
+/// The most agents of an access log whose matchers a thread keeps: past
+/// it, they are dropped and compiled again as they come.
+const MAX_OWN_AGENTS: usize = 1024;
+
+impl ChunkWorker for RecordWorker<'_, '_> {
+    fn run(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> io::Result<Stats> {
+        out.clear();
+        let mut stats = Stats::of_bytes(chunk.len());
+        if self.delimiter != 0 {
+            let format = self.records.format;
+            let mut rdr = csv::ReaderBuilder::new()
+                .has_headers(false)
+                .flexible(true)
+                .delimiter(self.delimiter)
+                .quoting(format == RecordFormat::Csv)
+                .from_reader(chunk);
+            let mut fields = csv::ByteRecord::new();
+            // Each record's start, and its URL or why it has none; a
+            // record's bytes run to the next one's start (blank lines
+            // are no records: they go with the record before them).
+            let mut found: Vec<(usize, Result<Vec<u8>, &'static str>)> =
+                vec![];
+            while rdr
+                .read_byte_record(&mut fields)
+                .map_err(|e| invalid(format!("CSV: {e}")))?
+            {
+                let start = match found.is_empty() {
+                    true => 0,
+                    false => {
+                        fields.position().map_or(0, |p| p.byte() as usize)
+                    }
+                };
+                let url = if fields.len() != self.width {
+                    Err(WIDTH)
+                } else {
+                    fields.get(self.column).map(<[u8]>::to_vec).ok_or(WIDTH)
+                };
+                found.push((start, url));
+            }
+            for i in 0..found.len() {
+                let end = found.get(i + 1).map_or(chunk.len(), |f| f.0);
+                let (start, ref url) = found[i];
+                let url = url.as_deref().map_err(|&why| why);
+                self.one(&chunk[start..end], url, &mut stats, out);
+            }
+        } else {
+            let mut start = 0;
+            while start < chunk.len() {
+                let end = memchr::memchr(b'\n', &chunk[start..])
+                    .map_or(chunk.len(), |i| start + i + 1);
+                let record = &chunk[start..end];
+                self.line(record, &mut stats, out);
+                start = end;
+            }
+        }
+        Ok(stats)
+    }
+}
+
+/// A CSV or TSV record whose fields the header does not name.
+const WIDTH: &str = "not as many fields as the header";
+/// A CDXJ line without its JSON.
+const NO_CDXJ_JSON: &str = "no JSON after the SURT key and timestamp";
+
+impl<'m> RecordWorker<'_, 'm> {
+    /// Judges and writes a line of the line formats (with its line end).
+    fn line(&mut self, record: &[u8], stats: &mut Stats, out: &mut Vec<u8>) {
+        let text = trim_line_end(record);
+        let added = &self.records.columns;
+        match self.records.format {
+            RecordFormat::Jsonl => {
+                let found = json::find(text, &self.records.url_field, added);
+                self.json(record, b"", text, found, stats, out);
+            }
+            RecordFormat::Cdxj => {
+                // `surt timestamp {json}`: the JSON starts at the third
+                // field.
+                let split = nth_space(text, 2);
+                let (prefix, json) = text.split_at(split);
+                let found = if json.is_empty() {
+                    Err(NO_CDXJ_JSON)
+                } else {
+                    json::find(json, &self.records.url_field, added)
+                };
+                self.json(record, prefix, json, found, stats, out);
+            }
+            RecordFormat::AccessLog => {
+                let parsed = access_log::parse(text);
+                let agent = match parsed {
+                    Ok((_, Some(ua))) => access_log::agent(ua),
+                    _ => "*".to_string(),
+                };
+                let url = parsed.map(|(target, _)| target);
+                self.access_line(record, text, &agent, url, stats, out);
+            }
+            _ => {}
+        }
+    }
+
+    /// Judges a JSON record (after `prefix`, for CDXJ) and writes it.
+    fn json(
+        &mut self,
+        record: &[u8],
+        prefix: &[u8],
+        text: &[u8],
+        found: Result<json::Found<'_>, &'static str>,
+        stats: &mut Stats,
+        out: &mut Vec<u8>,
+    ) {
+        let (url, fields) = match found {
+            Ok(f) if f.clash => (Err(CLASH), None),
+            Ok(f) => (f.url, Some(f.fields)),
+            Err(why) => (Err(why), None),
+        };
+        let url = url.as_deref().map(str::as_bytes).map_err(|&why| why);
+        let number = stats.lines();
+        let Some(allowed) = self.judge(url, number, stats) else {
+            if self.records.emit.is_some() {
+                return;
+            }
+            let why = url.err().unwrap_or_default();
+            match fields {
+                // An object: the fields go in before its closing brace.
+                Some(fields) => {
+                    let close = last_brace(text);
+                    out.extend_from_slice(prefix);
+                    out.extend_from_slice(&text[..close]);
+                    self.push_json_fields(out, fields, Some(why));
+                    out.extend_from_slice(&text[close..]);
+                }
+                // Anything else is kept whole, as a string.
+                None => {
+                    out.extend_from_slice(prefix);
+                    if !prefix.is_empty() && !prefix.ends_with(b" ") {
+                        out.push(b' ');
+                    }
+                    out.extend_from_slice(b"{\"robots_record\":");
+                    push_json_string(out, text);
+                    self.push_json_fields(out, true, Some(why));
+                    out.push(b'}');
+                }
+            }
+            out.push(b'\n');
+            return;
+        };
+        if let Some(want) = self.records.emit {
+            if allowed == want {
+                push_record(out, record);
+                stats.kept += 1;
+            }
+            return;
+        }
+        let close = last_brace(text);
+        out.extend_from_slice(prefix);
+        out.extend_from_slice(&text[..close]);
+        self.push_json_fields(out, fields.unwrap_or(true), None);
+        out.extend_from_slice(&text[close..]);
+        out.push(b'\n');
+    }
+
+    /// Judges and writes one CSV or TSV record (its bytes up to the next
+    /// record's).
+    fn one(
+        &mut self,
+        record: &[u8],
+        url: Result<&[u8], &'static str>,
+        stats: &mut Stats,
+        out: &mut Vec<u8>,
+    ) {
+        let number = stats.lines();
+        let judged = self.judge(url, number, stats);
+        if let Some(want) = self.records.emit {
+            if judged == Some(want) {
+                push_record(out, record);
+                stats.kept += 1;
+            }
+            return;
+        }
+        // Blank lines after a record are no records: they are dropped
+        // with its line end.
+        let mut text = record;
+        while let Some(rest) =
+            text.strip_suffix(b"\n").or_else(|| text.strip_suffix(b"\r"))
+        {
+            text = rest;
+        }
+        out.extend_from_slice(text);
+        let error = url.err();
+        self.fill_values(judged.is_some());
+        for i in 0..self.values.len() {
+            let value = self.values[i];
+            match value {
+                Value::Text(t) => {
+                    push_value(out, &mut self.quoter, self.delimiter, t)
+                }
+                Value::Number(n) => push_value(
+                    out,
+                    &mut self.quoter,
+                    self.delimiter,
+                    n.to_string().as_bytes(),
+                ),
+                Value::Nothing => out.push(self.delimiter),
+            }
+        }
+        push_value(
+            out,
+            &mut self.quoter,
+            self.delimiter,
+            error.unwrap_or_default().as_bytes(),
+        );
+        out.push(b'\n');
+    }
+
+    /// Judges and writes one access log line for its own agent.
+    fn access_line(
+        &mut self,
+        record: &[u8],
+        text: &[u8],
+        agent: &str,
+        url: Result<&[u8], &'static str>,
+        stats: &mut Stats,
+        out: &mut Vec<u8>,
+    ) {
+        let number = stats.lines();
+        stats.count_line();
+        let verdict = match url {
+            Ok(url) => Some(self.own_verdict(agent, url)),
+            Err(why) => {
+                stats.count_bad(number, why);
+                None
+            }
+        };
+        stats.count_verdict(verdict.as_ref().map(|v| v.0.is_allowed()));
+        if let Some(want) = self.records.emit {
+            if verdict.as_ref().is_some_and(|v| v.0.is_allowed() == want) {
+                push_record(out, record);
+                stats.kept += 1;
+            }
+            return;
+        }
+        out.extend_from_slice(text);
+        push_log_field(out, b"robots_agent", agent.as_bytes());
+        match verdict {
+            Some((verdict, explanation)) => {
+                push_log_field(
+                    out,
+                    b"robots_verdict",
+                    verdict.name().as_bytes(),
+                );
+                if let Some([line, rule, group, reason]) = explanation {
+                    push_log_field(out, b"robots_line", line.as_bytes());
+                    push_log_field(out, b"robots_rule", rule.as_bytes());
+                    push_log_field(out, b"robots_group", group.as_bytes());
+                    push_log_field(out, b"robots_reason", reason.as_bytes());
+                }
+            }
+            None => {
+                push_log_field(out, b"robots_verdict", UNKNOWN);
+                push_log_field(
+                    out,
+                    ERROR.as_bytes(),
+                    url.err().unwrap_or_default().as_bytes(),
+                );
+            }
+        }
+        out.push(b'\n');
+    }
+
+    /// The verdict for `agent`'s matcher, compiled the first time this
+    /// thread meets the agent, and its explanation when asked for.
+    fn own_verdict(
+        &mut self,
+        agent: &str,
+        url: &[u8],
+    ) -> (Verdict, Option<[String; 4]>) {
+        let Some(per_line) = self.records.per_line.as_ref() else {
+            unreachable!("access logs are judged per line");
+        };
+        let key = agent.to_ascii_lowercase();
+        if !self.own.contains_key(&key) {
+            if self.own.len() >= MAX_OWN_AGENTS {
+                self.own.clear();
+            }
+            let m = per_line.builder.build(
+                per_line.robots,
+                agent,
+                per_line.dialect,
+            );
+            let scratch = m.scratch();
+            self.own.insert(key.clone(), (m, scratch));
+        }
+        let Some((m, scratch)) = self.own.get_mut(&key) else {
+            unreachable!("inserted above");
+        };
+        let verdict = m.verdict(url, scratch);
+        let explanation = self.records.explain.then(|| explain(m, verdict));
+        (verdict, explanation)
+    }
+
+    /// Judges `url` (`Err`: a bad record, `number` in its chunk) for every
+    /// matcher, counts the record, and returns whether every agent may
+    /// fetch it (`None` for a bad record).
+    fn judge(
+        &mut self,
+        url: Result<&[u8], &'static str>,
+        number: u64,
+        stats: &mut Stats,
+    ) -> Option<bool> {
+        stats.count_line();
+        self.verdicts.clear();
+        match url {
+            Ok(url) => {
+                let pairs =
+                    self.records.matchers.iter().zip(&mut self.scratches);
+                for (m, scratch) in pairs {
+                    let verdict = m.verdict(url, scratch);
+                    stats.count_verdict(Some(verdict.is_allowed()));
+                    self.verdicts.push(verdict);
+                }
+                Some(self.verdicts.iter().all(|v| v.is_allowed()))
+            }
+            Err(why) => {
+                stats.count_bad(number, why);
+                for _ in self.records.matchers {
+                    stats.count_verdict(None);
+                }
+                None
+            }
+        }
+    }
+
+    /// The values of the verdict fields (all but `robots_error`) of the
+    /// record just judged: from `self.verdicts` when `judged`, else
+    /// `unknown`.
+    fn fill_values(&mut self, judged: bool) {
+        self.values.clear();
+        let matchers: &'m [Matcher] = self.records.matchers;
+        for (i, m) in matchers.iter().enumerate() {
+            if !judged {
+                self.values.push(Value::Text(UNKNOWN));
+                if self.records.explain {
+                    self.values.extend([Value::Nothing; 4]);
+                }
+                continue;
+            }
+            let verdict = self.verdicts[i];
+            self.values.push(Value::Text(verdict.name().as_bytes()));
+            if self.records.explain {
+                let why = m.explain(verdict.reason());
+                let rule = why.rule();
+                self.values.extend([
+                    rule.map_or(Value::Nothing, |r| Value::Number(r.line())),
+                    rule.map_or(Value::Nothing, |r| Value::Text(r.text())),
+                    why.group().map_or(Value::Nothing, Value::Text),
+                    Value::Text(why.reason().name().as_bytes()),
+                ]);
+            }
+        }
+    }
+
+    /// Appends the added fields to a JSON object (`fields`: it has some
+    /// already) from the verdicts just given; `error` for a bad record.
+    fn push_json_fields(
+        &mut self,
+        out: &mut Vec<u8>,
+        fields: bool,
+        error: Option<&str>,
+    ) {
+        self.fill_values(error.is_none());
+        let names = &self.records.columns;
+        let mut first = !fields;
+        for (name, value) in names.iter().zip(&self.values) {
+            if !first {
+                out.push(b',');
+            }
+            first = false;
+            push_json_string(out, name.as_bytes());
+            out.push(b':');
+            match *value {
+                Value::Text(t) => push_json_string(out, t),
+                Value::Number(n) => {
+                    out.extend_from_slice(n.to_string().as_bytes())
+                }
+                Value::Nothing => out.extend_from_slice(b"null"),
+            }
+        }
+        if let Some(why) = error {
+            if !first {
+                out.push(b',');
+            }
+            push_json_string(out, ERROR.as_bytes());
+            out.push(b':');
+            push_json_string(out, why.as_bytes());
+        }
+    }
+}
+
+/// A field named like one robots-batch adds.
+const CLASH: &str = "has a field named like one robots-batch adds";
+
+/// The texts of the explanation fields: line number, rule, group, reason.
+fn explain(m: &Matcher, verdict: Verdict) -> [String; 4] {
+    let why = m.explain(verdict.reason());
+    let rule = why.rule();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    [
+        rule.map_or(String::new(), |r| r.line().to_string()),
+        rule.map_or(String::new(), |r| text(r.text())),
+        why.group().map_or(String::new(), text),
+        why.reason().name().to_string(),
+    ]
+}
+
+/// Appends a record as read, with a line end if it had none.
+fn push_record(out: &mut Vec<u8>, record: &[u8]) {
+    out.extend_from_slice(record);
+    if !record.ends_with(b"\n") {
+        out.push(b'\n');
+    }
+}
+
+/// Appends ` name="value"` to a log line, escaping `"` and `\` as Apache
+/// does in its own quoted fields.
+fn push_log_field(out: &mut Vec<u8>, name: &[u8], value: &[u8]) {
+    out.push(b' ');
+    out.extend_from_slice(name);
+    out.extend_from_slice(b"=\"");
+    for &b in value {
+        if b == b'"' || b == b'\\' {
+            out.push(b'\\');
+        }
+        out.push(b);
+    }
+    out.push(b'"');
+}
+
+/// The offset of the last `}` of a JSON object's text (its length if it
+/// has none).
+fn last_brace(text: &[u8]) -> usize {
+    memchr::memrchr(b'}', text).unwrap_or(text.len())
+}
+
+/// The offset after the `n`th space-separated field of `line` (and the
+/// spaces after it).
+fn nth_space(line: &[u8], n: usize) -> usize {
+    let mut pos = 0;
+    for _ in 0..n {
+        match memchr::memchr(b' ', &line[pos..]) {
+            Some(i) => pos += i + 1,
+            None => return line.len(),
+        }
+        while line.get(pos) == Some(&b' ') {
+            pos += 1;
+        }
+    }
+    pos
+}
+
+/// An input cut into chunks of whole records: at line ends, or in CSV at
+/// line ends outside quoted fields (an even number of quotes since the
+/// chunk's start: a doubled quote inside a field counts twice).
+pub(crate) struct RecordChunks<R> {
+    rdr: R,
+    chunk_size: usize,
+    quoted: bool,
+    carry: Vec<u8>,
+    eof: bool,
+}
+
+impl<R: Read> RecordChunks<R> {
+    pub(crate) fn new(rdr: R, chunk_size: usize, quoted: bool) -> Self {
+        RecordChunks { rdr, chunk_size, quoted, carry: vec![], eof: false }
+    }
+
+    /// Reads until `buf` holds `target` bytes or the input ends.
+    fn fill(&mut self, buf: &mut Vec<u8>, target: usize) -> io::Result<()> {
+        while buf.len() < target && !self.eof {
+            let len = buf.len();
+            buf.resize(target, 0);
+            match self.rdr.read(&mut buf[len..]) {
+                Ok(n) => {
+                    buf.truncate(len + n);
+                    self.eof = n == 0;
+                }
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {
+                    buf.truncate(len);
+                }
+                Err(err) => {
+                    buf.truncate(len);
+                    return Err(err);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The end of the first (`first`) or the last record end in `buf`.
+    fn boundary(&self, buf: &[u8], first: bool) -> Option<usize> {
+        if !self.quoted {
+            return if first {
+                memchr::memchr(b'\n', buf).map(|i| i + 1)
+            } else {
+                memchr::memrchr(b'\n', buf).map(|i| i + 1)
+            };
+        }
+        let mut inside = false;
+        let mut last = None;
+        for i in memchr::memchr2_iter(b'"', b'\n', buf) {
+            if buf[i] == b'"' {
+                inside = !inside;
+            } else if !inside {
+                if first {
+                    return Some(i + 1);
+                }
+                last = Some(i + 1);
+            }
+        }
+        last
+    }
+
+    /// The next piece of input up to a record end (`first`: the first
+    /// one), or what is left at the end of the input.
+    fn take(
+        &mut self,
+        mut buf: Vec<u8>,
+        first: bool,
+    ) -> io::Result<Option<Vec<u8>>> {
+        buf.clear();
+        buf.append(&mut self.carry);
+        let mut target = self.chunk_size.max(1);
+        loop {
+            self.fill(&mut buf, target)?;
+            if let Some(end) = self.boundary(&buf, first) {
+                if !self.eof || end < buf.len() {
+                    self.carry.extend_from_slice(&buf[end..]);
+                    buf.truncate(end);
+                    return Ok(Some(buf));
+                }
+            }
+            if self.eof {
+                return Ok((!buf.is_empty()).then_some(buf));
+            }
+            if buf.len() > MAX_RECORD_BYTES {
+                return Err(invalid(format!(
+                    "a record over {} MiB{}",
+                    MAX_RECORD_BYTES >> 20,
+                    if self.quoted { " (an unbalanced quote?)" } else { "" }
+                )));
+            }
+            target = buf.len().saturating_add(self.chunk_size.max(1));
+        }
+    }
+
+    /// The first record, with its line end: a header.
+    pub(crate) fn first_record(&mut self) -> io::Result<Vec<u8>> {
+        Ok(self.take(vec![], true)?.unwrap_or_default())
+    }
+}
+
+impl<R: Read> Chunks<'static> for RecordChunks<R> {
+    fn next_chunk(
+        &mut self,
+        spare: Option<Vec<u8>>,
+    ) -> io::Result<Option<Chunk<'static>>> {
+        let buf = spare.unwrap_or_default();
+        Ok(self.take(buf, false)?.map(Chunk::Owned))
+    }
+
+    fn cut(&self) -> Stats {
+        Stats::default()
+    }
+}

@@ -1,0 +1,770 @@
+//! Records in (`--input-format`): JSON Lines, CSV, TSV, CDXJ, access logs
+//! and WARC files, each judged and written back in its own format, with
+//! every byte of the input kept, or filtered by --emit unchanged.
+
+use std::io::{Read, Write};
+
+use crate::util::{setup, Dir, TestCommand};
+
+const ROBOTS: &str = "User-agent: *\nDisallow: /private\n\n\
+                      User-agent: GPTBot\nDisallow: /\nAllow: /open\n";
+
+fn dir(name: &str) -> (Dir, TestCommand) {
+    let (dir, cmd) = setup(name);
+    dir.create("robots.txt", ROBOTS);
+    (dir, cmd)
+}
+
+/// The verdict of `url`'s path for `*` and for GPTBot under [`ROBOTS`].
+fn expected(path: &str, gptbot: bool) -> &'static str {
+    let allowed = if gptbot {
+        path.starts_with("/open")
+    } else {
+        !path.starts_with("/private")
+    };
+    if allowed {
+        "allowed"
+    } else {
+        "disallowed"
+    }
+}
+
+fn paths() -> Vec<String> {
+    (0..300)
+        .map(|i| match i % 3 {
+            0 => format!("/private/{i}"),
+            1 => format!("/open/{i}"),
+            _ => format!("/page/{i}?q={i}"),
+        })
+        .collect()
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut gz = flate2::write::GzEncoder::new(vec![], Default::default());
+    gz.write_all(bytes).unwrap();
+    gz.finish().unwrap()
+}
+
+#[test]
+fn jsonl_zst_with_nested_fields_keeps_every_byte() {
+    let (dir, mut cmd) = dir("jsonl_zst");
+    let mut input = String::new();
+    for (i, path) in paths().iter().enumerate() {
+        input.push_str(&format!(
+            "{{\"id\":{i},\"meta\":{{\"src\":{{\"url\":\"https://a.com{path}\"}},\"n\":[1,{{\"x\":null}}]}},\"text\":\"caf\\u00e9 \\\"q\\\"\"}}\n"
+        ));
+    }
+    let zst = zstd::encode_all(input.as_bytes(), 3).unwrap();
+    dir.create("in.jsonl.zst", &zst);
+    let out = cmd
+        .args(["-a", "GPTBot", "--url-field", "meta.src.url"])
+        .args(["-j", "3", "--chunk-size", "200"])
+        .args(["robots.txt", "in.jsonl.zst"])
+        .stdout();
+    let (ins, outs): (Vec<&str>, Vec<&str>) =
+        (input.lines().collect(), out.lines().collect());
+    assert_eq!(ins.len(), outs.len());
+    for ((line, row), path) in ins.iter().zip(&outs).zip(paths()) {
+        let verdict = expected(&path, true);
+        let added = format!(",\"robots_verdict\":\"{verdict}\"}}");
+        // The record's bytes, then the field, before its closing brace.
+        assert_eq!(format!("{}{added}", &line[..line.len() - 1]), *row);
+        let value: serde_json::Value = serde_json::from_str(row).unwrap();
+        assert_eq!(value["robots_verdict"], verdict);
+    }
+}
+
+#[test]
+fn jsonl_is_detected_and_emit_keeps_lines_unchanged() {
+    let (dir, mut cmd) = dir("jsonl_emit");
+    let input = "{\"url\":\"https://a.com/x\",\"text\":\"a\"}\r\n\
+                 {\"url\":\"https://a.com/private/1\"}\n\
+                 {\"url\":\"/open\",  \"t\" : 1 }\n";
+    dir.create("in.jsonl", input);
+    let out =
+        cmd.args(["--emit", "allowed", "robots.txt", "in.jsonl"]).stdout();
+    assert_eq!(
+        out,
+        "{\"url\":\"https://a.com/x\",\"text\":\"a\"}\r\n\
+         {\"url\":\"/open\",  \"t\" : 1 }\n"
+    );
+    let mut cmd = dir.command();
+    let out = cmd
+        .args(["--emit", "disallowed", "-a", "GPTBot", "robots.txt"])
+        .arg("in.jsonl")
+        .stdout();
+    assert_eq!(
+        out,
+        "{\"url\":\"https://a.com/x\",\"text\":\"a\"}\r\n\
+         {\"url\":\"https://a.com/private/1\"}\n"
+    );
+}
+
+#[test]
+fn jsonl_bad_records_are_kept_unknown_and_counted() {
+    let (dir, mut cmd) = dir("jsonl_bad");
+    let input = "{\"url\":\"/a\"}\nnot json\n{\"other\":1}\n{\"url\":null}\n\
+                 {\"url\":7}\n[1]\n{\"url\":\"/private\",\"robots_verdict\":1}\n\
+                 {\"url\":\"/private\"}\n";
+    dir.create("in.jsonl", input);
+    let out = cmd
+        .args(["--input-format", "jsonl", "--stats=json"])
+        .args(["robots.txt", "in.jsonl"])
+        .output();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<serde_json::Value> =
+        stdout.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let errors: Vec<&str> = rows
+        .iter()
+        .map(|r| r["robots_error"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "",
+            "not valid JSON",
+            "no URL field",
+            "the URL field is null",
+            "the URL field is not a string",
+            "not a JSON object",
+            "has a field named like one robots-batch adds",
+            "",
+        ]
+    );
+    let verdicts: Vec<&str> =
+        rows.iter().map(|r| r["robots_verdict"].as_str().unwrap()).collect();
+    assert_eq!(verdicts[0], "allowed");
+    assert_eq!(verdicts[7], "disallowed");
+    assert!(verdicts[1..7].iter().all(|&v| v == "unknown"));
+    // Records that are no object are kept whole, as a string.
+    assert_eq!(rows[1]["robots_record"], "not json");
+    assert_eq!(rows[5]["robots_record"], "[1]");
+    assert_eq!(rows[3]["url"], serde_json::Value::Null);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let mut lines = stderr.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "robots-batch: in.jsonl: record 2: not valid JSON (the first of 6 \
+         bad records, each judged unknown)"
+    );
+    let stats: serde_json::Value =
+        serde_json::from_str(lines.next().unwrap()).unwrap();
+    assert_eq!(stats["lines"], 8);
+    assert_eq!(stats["bad_records"], 6);
+    assert_eq!(stats["unknown"], 6);
+    assert_eq!(stats["allowed"], 1);
+    assert_eq!(stats["disallowed"], 1);
+}
+
+#[test]
+fn csv_with_quoted_line_breaks_round_trips() {
+    let (dir, mut cmd) = dir("csv_round_trip");
+    let mut input = String::from("id,note,url\r\n");
+    for (i, path) in paths().iter().enumerate() {
+        input.push_str(&format!(
+            "{i},\"line one\nline \"\"two\"\", three\",https://a.com{path}\r\n"
+        ));
+    }
+    dir.create("in.csv", &input);
+    let out = cmd
+        .args(["--input-format", "csv", "-j", "3", "--chunk-size", "64"])
+        .args(["robots.txt", "in.csv"])
+        .stdout();
+    let mut rdr = csv::Reader::from_reader(out.as_bytes());
+    assert_eq!(
+        rdr.headers().unwrap(),
+        vec!["id", "note", "url", "robots_verdict", "robots_error"]
+    );
+    let mut original = csv::Reader::from_reader(input.as_bytes());
+    let rows: Vec<csv::StringRecord> =
+        rdr.records().map(Result::unwrap).collect();
+    let records: Vec<csv::StringRecord> =
+        original.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), paths().len());
+    for ((row, record), path) in rows.iter().zip(&records).zip(paths()) {
+        assert_eq!(
+            &row.iter().take(3).collect::<Vec<_>>()[..],
+            record.iter().collect::<Vec<_>>()
+        );
+        assert_eq!(&row[3], expected(&path, false));
+        assert_eq!(&row[4], "");
+    }
+    // --emit keeps the header and each kept record's bytes.
+    let mut cmd = dir.command();
+    let out = cmd
+        .args(["--input-format", "csv", "--emit", "disallowed"])
+        .args(["--chunk-size", "50", "robots.txt", "in.csv"])
+        .stdout();
+    let mut want = String::from("id,note,url\r\n");
+    for (i, path) in paths().iter().enumerate() {
+        if path.starts_with("/private") {
+            want.push_str(&format!(
+                "{i},\"line one\nline \"\"two\"\", three\",https://a.com{path}\r\n"
+            ));
+        }
+    }
+    assert_eq!(out, want);
+}
+
+#[test]
+fn csv_bad_records_and_headers() {
+    let (dir, mut cmd) = dir("csv_bad");
+    dir.create("in.csv", "url,n\n/private,1\n/a\n/b,2,3\n/c,4\n");
+    let out =
+        cmd.args(["--input-format", "csv", "robots.txt", "in.csv"]).output();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "url,n,robots_verdict,robots_error\n/private,1,disallowed,\n\
+         /a,unknown,not as many fields as the header\n\
+         /b,2,3,unknown,not as many fields as the header\n/c,4,allowed,\n"
+    );
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "robots-batch: in.csv: record 2: not as many fields as the header \
+         (the first of 2 bad records, each judged unknown)\n"
+    );
+    let mut cmd = dir.command();
+    let err = cmd
+        .args(["--input-format", "csv", "--url-column", "link"])
+        .args(["robots.txt", "in.csv"])
+        .assert_error();
+    assert!(err.contains("no column \"link\" in the header"), "{err}");
+    dir.create("again.csv", "url,robots_verdict\n/a,allowed\n");
+    let mut cmd = dir.command();
+    let err = cmd
+        .args(["--input-format", "csv", "robots.txt", "again.csv"])
+        .assert_error();
+    assert!(err.contains("already has a column \"robots_verdict\""), "{err}");
+}
+
+#[test]
+fn tsv_with_several_agents_and_explanations() {
+    let (dir, mut cmd) = dir("tsv");
+    dir.create("in.tsv", "link\tx\n/private/a\t1\n/open\t2\n");
+    let out = cmd
+        .args(["--input-format", "tsv", "--url-column", "link", "--explain"])
+        .args(["-a", "GPTBot,CCBot", "robots.txt", "in.tsv"])
+        .stdout();
+    let mut lines = out.lines();
+    let header: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    assert_eq!(
+        header,
+        [
+            "link",
+            "x",
+            "robots_verdict.GPTBot",
+            "robots_line.GPTBot",
+            "robots_rule.GPTBot",
+            "robots_group.GPTBot",
+            "robots_reason.GPTBot",
+            "robots_verdict.CCBot",
+            "robots_line.CCBot",
+            "robots_rule.CCBot",
+            "robots_group.CCBot",
+            "robots_reason.CCBot",
+            "robots_error"
+        ]
+    );
+    assert_eq!(
+        lines.next().unwrap(),
+        "/private/a\t1\tdisallowed\t5\tDisallow: /\tGPTBot\trule\
+         \tdisallowed\t2\tDisallow: /private\t*\trule\t"
+    );
+    assert_eq!(
+        lines.next().unwrap(),
+        "/open\t2\tallowed\t6\tAllow: /open\tGPTBot\trule\
+         \tallowed\t\t\t*\tno-matching-rule\t"
+    );
+}
+
+#[test]
+fn cdxj_lines_get_the_fields_in_their_json() {
+    let (dir, mut cmd) = dir("cdxj");
+    let input = "com,a)/ 20240101000000 {\"url\": \"https://a.com/\", \"mime\": \"text/html\", \"status\": \"200\"}\n\
+                 com,a)/private 20240102000000 {\"url\": \"https://a.com/private\", \"status\": \"301\"}\n\
+                 com,a)/x 20240103000000\n";
+    dir.create("index.cdxj", gzip(input.as_bytes()));
+    let out = cmd
+        .args(["--input-format", "cdxj", "robots.txt", "index.cdxj"])
+        .output();
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "com,a)/ 20240101000000 {\"url\": \"https://a.com/\", \"mime\": \"text/html\", \"status\": \"200\",\"robots_verdict\":\"allowed\"}\n\
+         com,a)/private 20240102000000 {\"url\": \"https://a.com/private\", \"status\": \"301\",\"robots_verdict\":\"disallowed\"}\n\
+         com,a)/x 20240103000000 {\"robots_record\":\"\",\"robots_verdict\":\"unknown\",\"robots_error\":\"no JSON after the SURT key and timestamp\"}\n"
+    );
+    let mut cmd = dir.command();
+    let out = cmd
+        .args(["--input-format", "cdxj", "--emit", "allowed"])
+        .args(["robots.txt", "index.cdxj"])
+        .assert_exit_code(0);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        input.lines().next().unwrap().to_string() + "\n"
+    );
+}
+
+const LOG: &str = r#"66.249.66.1 - - [10/Oct/2025:13:55:36 +0000] "GET /private/a HTTP/1.1" 200 2326 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+20.15.240.1 - - [10/Oct/2025:13:55:37 +0000] "GET /open/b?x=1 HTTP/1.1" 200 120 "-" "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)"
+20.15.240.2 - - [10/Oct/2025:13:55:38 +0000] "GET /page HTTP/1.1" 200 120 "-" "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)"
+10.0.0.1 - - [10/Oct/2025:13:55:39 +0000] "GET /private HTTP/2.0" 200 512 "https://a.com/" "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36"
+10.0.0.2 - - [10/Oct/2025:13:55:40 +0000] "GET /private/x HTTP/1.1" 200 99 "-" "CCBot/2.0 (https://commoncrawl.org/faq/)"
+10.0.0.3 - - [10/Oct/2025:13:55:41 +0000] "\x16\x03\x01" 400 0 "-" "-"
+"#;
+
+#[test]
+fn access_log_lines_are_judged_for_their_own_agents() {
+    let (dir, mut cmd) = dir("access_log");
+    dir.create("access.log", LOG);
+    let out = cmd
+        .args(["--input-format", "access-log", "robots.txt", "access.log"])
+        .output();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let added: Vec<&str> = stdout
+        .lines()
+        .zip(LOG.lines())
+        .map(|(row, line)| row.strip_prefix(line).unwrap())
+        .collect();
+    assert_eq!(
+        added,
+        [
+            r#" robots_agent="Googlebot" robots_verdict="disallowed""#,
+            r#" robots_agent="GPTBot" robots_verdict="allowed""#,
+            r#" robots_agent="GPTBot" robots_verdict="disallowed""#,
+            r#" robots_agent="*" robots_verdict="disallowed""#,
+            r#" robots_agent="CCBot" robots_verdict="disallowed""#,
+            r#" robots_agent="*" robots_verdict="unknown" robots_error="no request line with a path""#,
+        ]
+    );
+    // The requests that broke the robots.txt, as logged.
+    let mut cmd = dir.command();
+    let out = cmd
+        .args(["--input-format", "access-log", "--emit", "disallowed"])
+        .args(["robots.txt", "access.log"])
+        .output();
+    let want: Vec<&str> =
+        LOG.lines().filter(|l| !l.contains("/open/b")).take(4).collect();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), want.join("\n") + "\n");
+    let mut cmd = dir.command();
+    let err = cmd
+        .args(["--input-format", "access-log", "-a", "GPTBot"])
+        .args(["robots.txt", "access.log"])
+        .assert_error();
+    assert!(
+        err.contains("-a, --agents and --agents-file do not apply"),
+        "{err}"
+    );
+}
+
+/// A WARC record's bytes.
+fn warc_record(
+    kind: &str,
+    uri: Option<&str>,
+    id: u32,
+    block: &str,
+) -> Vec<u8> {
+    let mut head = format!(
+        "WARC/1.1\r\nWARC-Type: {kind}\r\nWARC-Record-ID: <urn:uuid:{id}>\r\n"
+    );
+    if let Some(uri) = uri {
+        head.push_str(&format!("WARC-Target-URI: {uri}\r\n"));
+    }
+    head.push_str(&format!(
+        "Content-Length: {}\r\n\r\n{block}\r\n\r\n",
+        block.len()
+    ));
+    head.into_bytes()
+}
+
+fn warc_records() -> Vec<Vec<u8>> {
+    vec![
+        warc_record("warcinfo", None, 1, "software: test\r\n"),
+        warc_record(
+            "request",
+            Some("https://a.com/open/1"),
+            2,
+            "GET /open/1 HTTP/1.1\r\nHost: a.com\r\n\r\n",
+        ),
+        warc_record(
+            "response",
+            Some("https://a.com/open/1"),
+            3,
+            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nhello",
+        ),
+        warc_record(
+            "response",
+            Some("<https://a.com/private/2>"),
+            4,
+            "HTTP/1.1 200 OK\r\n\r\nsecret",
+        ),
+        warc_record(
+            "revisit",
+            Some("https://a.com/page"),
+            5,
+            "HTTP/1.1 200 OK\r\n\r\n",
+        ),
+        warc_record(
+            "metadata",
+            Some("https://a.com/private/3"),
+            6,
+            "via: x\r\n",
+        ),
+    ]
+}
+
+#[test]
+fn warc_gzip_members_are_copied_byte_for_byte() {
+    let (dir, mut cmd) = dir("warc_gz");
+    let records = warc_records();
+    let members: Vec<Vec<u8>> = records.iter().map(|r| gzip(r)).collect();
+    dir.create("in.warc.gz", members.concat());
+    let out =
+        cmd.args(["-a", "GPTBot,CCBot", "robots.txt", "in.warc.gz"]).stdout();
+    assert_eq!(
+        out,
+        "warc_record_id,warc_type,url,robots_verdict.GPTBot,robots_verdict.CCBot,robots_error\n\
+         <urn:uuid:1>,warcinfo,,,,\n\
+         <urn:uuid:2>,request,https://a.com/open/1,allowed,allowed,\n\
+         <urn:uuid:3>,response,https://a.com/open/1,allowed,allowed,\n\
+         <urn:uuid:4>,response,https://a.com/private/2,disallowed,disallowed,\n\
+         <urn:uuid:5>,revisit,https://a.com/page,disallowed,allowed,\n\
+         <urn:uuid:6>,metadata,https://a.com/private/3,disallowed,disallowed,\n"
+    );
+    // The kept records' gzip members, as they were, and the warcinfo.
+    let mut cmd = dir.command();
+    let out = cmd
+        .args(["-a", "GPTBot", "--emit", "allowed", "-o", "kept.warc.gz"])
+        .args(["robots.txt", "in.warc.gz"])
+        .output();
+    assert!(out.status.success(), "{out:?}");
+    let kept = std::fs::read(dir.path().join("kept.warc.gz")).unwrap();
+    assert_eq!(kept, [&members[0][..], &members[1], &members[2]].concat());
+    let mut cmd = dir.command();
+    let out = cmd
+        .args([
+            "-a",
+            "GPTBot",
+            "--emit",
+            "disallowed",
+            "robots.txt",
+            "in.warc.gz",
+        ])
+        .stdout_bytes();
+    assert_eq!(
+        out,
+        [&members[0][..], &members[3], &members[4], &members[5]].concat()
+    );
+}
+
+#[test]
+fn warc_plain_emit_and_truncated_record() {
+    let (dir, mut cmd) = dir("warc_plain");
+    let records = warc_records();
+    dir.create("in.warc", records.concat());
+    let out = cmd
+        .args(["--emit", "allowed", "robots.txt", "in.warc"])
+        .stdout_bytes();
+    let want: Vec<u8> =
+        [0, 1, 2, 4].iter().flat_map(|&i| records[i].clone()).collect();
+    assert_eq!(out, want);
+    // A block cut short: its row says so, and it is the last.
+    let mut cut = records[..3].concat();
+    cut.truncate(cut.len() - 10);
+    dir.create("cut.warc", &cut);
+    let mut cmd = dir.command();
+    let out = cmd
+        .args(["--input-format", "warc", "--stats", "robots.txt", "cut.warc"])
+        .output();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.ends_with(
+            "<urn:uuid:3>,response,https://a.com/open/1,unknown,\
+         truncated (its block ends before its Content-Length)\n"
+        ),
+        "{stdout}"
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.starts_with("robots-batch: cut.warc: record 3: truncated"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "3 lines, 1 allowed, 0 disallowed, 1 unknown, 1 bad records"
+        ),
+        "{stderr}"
+    );
+    // A header that cannot be read is an error.
+    dir.create("junk.warc", "WARC/1.0\r\nContent-Length: x\r\n\r\n");
+    let mut cmd = dir.command();
+    let err = cmd.args(["robots.txt", "junk.warc"]).assert_error();
+    assert!(err.contains("WARC record 1 has a bad Content-Length"), "{err}");
+}
+
+#[test]
+fn output_compressed_by_extension_or_flag() {
+    let (dir, mut cmd) = dir("compress");
+    dir.create("in.jsonl", "{\"url\":\"/a\"}\n{\"url\":\"/private\"}\n");
+    let plain = cmd.args(["robots.txt", "in.jsonl"]).stdout();
+    let mut cmd = dir.command();
+    cmd.args(["-o", "out.jsonl.gz", "robots.txt", "in.jsonl"]).stdout();
+    let gz = std::fs::read(dir.path().join("out.jsonl.gz")).unwrap();
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(&gz[..]).read_to_string(&mut text).unwrap();
+    assert_eq!(text, plain);
+    let mut cmd = dir.command();
+    let zst = cmd
+        .args(["--compress", "zstd", "robots.txt", "in.jsonl"])
+        .stdout_bytes();
+    assert_eq!(zstd::decode_all(&zst[..]).unwrap(), plain.as_bytes());
+}
+
+#[test]
+fn table_flags_do_not_apply_to_records() {
+    let (dir, mut cmd) = dir("records_flags");
+    dir.create("in.jsonl", "{\"url\":\"/a\"}\n");
+    let err =
+        cmd.args(["--format", "tsv", "robots.txt", "in.jsonl"]).assert_error();
+    assert!(
+        err.contains("--format, --layout and -c apply to lines of URLs"),
+        "{err}"
+    );
+}
+
+// Records get no usage fields: --usage is refused rather than ignored.
+#[test]
+fn usage_does_not_apply_to_records() {
+    let (dir, mut cmd) = dir("records_usage");
+    dir.create("in.jsonl", "{\"url\":\"/a\"}\n");
+    let err = cmd.args(["--usage", "robots.txt", "in.jsonl"]).assert_error();
+    assert!(err.contains("--usage applies to lines of URLs"), "{err}");
+}
+
+mod parquet_files {
+    use std::fs::File;
+    use std::sync::Arc;
+
+    use arrow_array::builder::{Int64Builder, StringBuilder};
+    use arrow_array::cast::AsArray;
+    use arrow_array::{Array, ArrayRef, RecordBatch, StructArray};
+    use arrow_schema::{DataType, Field, Fields, Schema};
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use parquet::arrow::ArrowWriter;
+    use parquet::basic::Compression;
+    use parquet::file::properties::WriterProperties;
+
+    use super::{dir, expected, paths};
+
+    /// A Parquet file of `paths()` in two row groups: `id`, a `meta`
+    /// struct holding the `url` (null every 7th row, the struct itself
+    /// null every 11th), and a `text` column with nulls.
+    fn input() -> (Vec<u8>, Vec<Option<String>>) {
+        let paths = paths();
+        let mut urls = vec![];
+        let mut ids = Int64Builder::new();
+        let mut url = StringBuilder::new();
+        let mut text = StringBuilder::new();
+        let mut valid = vec![];
+        for (i, path) in paths.iter().enumerate() {
+            ids.append_value(i as i64);
+            let u = (i % 7 != 3).then(|| format!("https://a.com{path}"));
+            match &u {
+                Some(u) => url.append_value(u),
+                None => url.append_null(),
+            }
+            let struct_valid = i % 11 != 5;
+            valid.push(struct_valid);
+            urls.push(u.filter(|_| struct_valid));
+            if i % 5 == 0 {
+                text.append_null();
+            } else {
+                text.append_value(format!("text {i}"));
+            }
+        }
+        let url_field = Arc::new(Field::new("url", DataType::Utf8, true));
+        let meta = StructArray::new(
+            Fields::from(vec![url_field]),
+            vec![Arc::new(url.finish()) as ArrayRef],
+            Some(valid.into()),
+        );
+        let schema = Arc::new(Schema::new(vec![
+            Field::new("id", DataType::Int64, false),
+            Field::new("meta", meta.data_type().clone(), true),
+            Field::new("text", DataType::Utf8, true),
+        ]));
+        let batch = RecordBatch::try_new(
+            schema.clone(),
+            vec![
+                Arc::new(ids.finish()),
+                Arc::new(meta),
+                Arc::new(text.finish()),
+            ],
+        )
+        .unwrap();
+        let props = WriterProperties::builder()
+            .set_compression(Compression::SNAPPY)
+            .set_max_row_group_row_count(Some(200))
+            .build();
+        let mut out = vec![];
+        let mut writer =
+            ArrowWriter::try_new(&mut out, schema, Some(props)).unwrap();
+        writer.write(&batch).unwrap();
+        writer.close().unwrap();
+        (out, urls)
+    }
+
+    fn read(path: &std::path::Path) -> (Vec<RecordBatch>, Vec<usize>) {
+        let builder = ParquetRecordBatchReaderBuilder::try_new(
+            File::open(path).unwrap(),
+        )
+        .unwrap();
+        let groups = builder
+            .metadata()
+            .row_groups()
+            .iter()
+            .map(|g| g.num_rows() as usize)
+            .collect();
+        let batches = builder.build().unwrap().map(Result::unwrap).collect();
+        (batches, groups)
+    }
+
+    #[test]
+    fn parquet_round_trip_keeps_every_value() {
+        let (dir, mut cmd) = dir("parquet");
+        let (bytes, urls) = input();
+        dir.create("in.parquet", &bytes);
+        let out = cmd
+            .args([
+                "-a",
+                "GPTBot",
+                "--url-column",
+                "meta.url",
+                "-o",
+                "out.parquet",
+            ])
+            .args(["robots.txt", "in.parquet"])
+            .output();
+        assert!(out.status.success(), "{out:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        let bad = urls.iter().filter(|u| u.is_none()).count();
+        assert_eq!(
+            stderr,
+            format!(
+                "robots-batch: in.parquet: record 4: the URL field is null \
+                 (the first of {bad} bad records, each judged unknown)\n"
+            )
+        );
+        let (inb, in_groups) = read(&dir.path().join("in.parquet"));
+        let (outb, out_groups) = read(&dir.path().join("out.parquet"));
+        assert_eq!(in_groups, [200, 100]);
+        assert_eq!(out_groups, in_groups);
+        let input =
+            arrow_select::concat::concat_batches(&inb[0].schema(), &inb)
+                .unwrap();
+        let output =
+            arrow_select::concat::concat_batches(&outb[0].schema(), &outb)
+                .unwrap();
+        let names: Vec<String> = output
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| f.name().clone())
+            .collect();
+        assert_eq!(
+            names,
+            ["id", "meta", "text", "robots_verdict", "robots_error"]
+        );
+        for c in 0..3 {
+            assert_eq!(output.column(c).as_ref(), input.column(c).as_ref());
+        }
+        let verdicts = output.column(3).as_string::<i32>();
+        let errors = output.column(4).as_string::<i32>();
+        for (i, (url, path)) in urls.iter().zip(paths()).enumerate() {
+            match url {
+                Some(_) => {
+                    assert_eq!(
+                        verdicts.value(i),
+                        expected(&path, true),
+                        "row {i}"
+                    );
+                    assert!(errors.is_null(i));
+                }
+                None => {
+                    assert_eq!(verdicts.value(i), "unknown", "row {i}");
+                    assert_eq!(errors.value(i), "the URL field is null");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn parquet_emit_keeps_the_schema_and_the_rows_wanted() {
+        let (dir, mut cmd) = dir("parquet_emit");
+        let (bytes, urls) = input();
+        dir.create("in.parquet", &bytes);
+        cmd.args([
+            "--emit",
+            "disallowed",
+            "--url-column",
+            "meta.url",
+            "-o",
+            "kept.parquet",
+        ])
+        .args(["robots.txt", "in.parquet"])
+        .assert_exit_code(0);
+        let (inb, _) = read(&dir.path().join("in.parquet"));
+        let (outb, _) = read(&dir.path().join("kept.parquet"));
+        let input =
+            arrow_select::concat::concat_batches(&inb[0].schema(), &inb)
+                .unwrap();
+        let output =
+            arrow_select::concat::concat_batches(&inb[0].schema(), &outb)
+                .unwrap();
+        assert_eq!(output.schema(), input.schema());
+        let want: Vec<bool> = urls
+            .iter()
+            .zip(paths())
+            .map(|(u, p)| u.is_some() && expected(&p, false) == "disallowed")
+            .collect();
+        let mask = arrow_array::BooleanArray::from(want);
+        let expected =
+            arrow_select::filter::filter_record_batch(&input, &mask).unwrap();
+        assert!(expected.num_rows() > 0);
+        assert_eq!(output, expected);
+    }
+
+    #[test]
+    fn parquet_errors_are_clean() {
+        let (dir, mut cmd) = dir("parquet_bad");
+        let (bytes, _) = input();
+        dir.create("in.parquet", &bytes);
+        dir.create("cut.parquet", &bytes[..bytes.len() - 20]);
+        // Found from its magic bytes; without the nested column, no URL.
+        let err = cmd.args(["robots.txt", "in.parquet"]).assert_error();
+        assert!(err.contains("no column \"url\""), "{err}");
+        let mut cmd = dir.command();
+        let err = cmd
+            .args(["--input-format", "parquet", "--url-column", "meta.url"])
+            .args(["robots.txt", "cut.parquet"])
+            .assert_error();
+        assert!(
+            err.starts_with(
+                "robots-batch: failed to read cut.parquet: Parquet:"
+            ),
+            "{err}"
+        );
+        let mut cmd = dir.command();
+        let err = cmd
+            .args(["--url-column", "id", "robots.txt", "in.parquet"])
+            .assert_error();
+        assert!(
+            err.contains("the URL column \"id\" holds Int64, not strings"),
+            "{err}"
+        );
+    }
+}
