@@ -207,6 +207,32 @@ fn csv_with_quoted_line_breaks_round_trips() {
     assert_eq!(out, want);
 }
 
+// CSV from Windows tools ends its lines in `\r\n`: one row each, and
+// --emit keeps every byte.
+#[test]
+fn csv_crlf_records_keep_one_row_each() {
+    let (dir, mut cmd) = dir("csv_crlf");
+    let input = "url,note\r\n/open/1,\"a,\r\nb\"\r\n/private/2,c\r\n/x,d\r\n";
+    dir.create("in.csv", input);
+    let out = cmd
+        .args(["-a", "GPTBot", "--input-format", "csv", "robots.txt"])
+        .arg("in.csv")
+        .stdout();
+    eqnice!(
+        "url,note,robots_verdict,robots_error\n\
+         /open/1,\"a,\r\nb\",allowed,\n\
+         /private/2,c,disallowed,\n\
+         /x,d,disallowed,\n",
+        out
+    );
+    let kept = dir
+        .command()
+        .args(["--emit", "allowed", "--input-format", "csv"])
+        .args(["robots.txt", "in.csv"])
+        .stdout();
+    eqnice!("url,note\r\n/open/1,\"a,\r\nb\"\r\n/x,d\r\n", kept);
+}
+
 #[test]
 fn csv_bad_records_and_headers() {
     let (dir, mut cmd) = dir("csv_bad");

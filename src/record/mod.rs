@@ -388,12 +388,17 @@ impl ChunkWorker for RecordWorker<'_, '_> {
                 .read_byte_record(&mut fields)
                 .map_err(|e| invalid(format!("CSV: {e}")))?
             {
-                let start = match found.is_empty() {
+                let mut start = match found.is_empty() {
                     true => 0,
                     false => {
                         fields.position().map_or(0, |p| p.byte() as usize)
                     }
                 };
+                // After a `\r\n`, csv places the next record at the
+                // `\n`: line ends belong to the record before.
+                while matches!(chunk.get(start), Some(b'\r' | b'\n')) {
+                    start += 1;
+                }
                 let url = if fields.len() != self.width {
                     Err(WIDTH)
                 } else {
