@@ -571,6 +571,194 @@ fn usage_does_not_apply_to_records() {
     assert!(err.contains("--usage applies to lines of URLs"), "{err}");
 }
 
+/// Crawl-log mode's sites: a.com with [`ROBOTS`] and b.com disallowing
+/// all by directory, c.com answering 503 by index.
+fn crawl_sites(dir: &Dir) {
+    dir.create_dir("robots");
+    dir.create("robots/a.com.txt", ROBOTS);
+    dir.create("robots/b.com.txt", "User-agent: *\nDisallow: /\n");
+    dir.create(
+        "index.jsonl",
+        "{\"url\": \"https://c.com/robots.txt\", \"status\": 503}\n",
+    );
+}
+
+/// The URLs of the crawl-mode records: each site, a site without a fetch,
+/// and a URL without a host.
+const CRAWL_URLS: [&str; 7] = [
+    "https://a.com/open/1",
+    "https://a.com/private/x",
+    "https://a.com/page",
+    "http://b.com/x",
+    "https://c.com/x",
+    "https://zz.com/",
+    "/relative",
+];
+
+#[test]
+fn crawl_jsonl_records_are_judged_by_their_own_origin() {
+    let (dir, mut cmd) = dir("crawl_jsonl");
+    crawl_sites(&dir);
+    let mut input = String::new();
+    for (i, url) in CRAWL_URLS.iter().enumerate() {
+        input.push_str(&format!(
+            "{{\"id\":{i},\"meta\":{{\"url\":\"{url}\"}}}}\n"
+        ));
+    }
+    input.push_str("{\"id\":7}\nnot json\n");
+    dir.create("in.jsonl", &input);
+    let sources = ["--robots-dir", "robots", "--robots-index", "index.jsonl"];
+    let out = cmd
+        .arg("crawl")
+        .args(sources)
+        .args(["-a", "GPTBot,CCBot", "--url-field", "meta.url", "in.jsonl"])
+        .output();
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), CRAWL_URLS.len() + 2, "{stdout}");
+    // Every byte of the record is kept, the fields go before its brace.
+    assert_eq!(
+        lines[1],
+        "{\"id\":1,\"meta\":{\"url\":\"https://a.com/private/x\"},\
+         \"robots_verdict.GPTBot\":\"disallowed\",\
+         \"robots_reason.GPTBot\":\"rule\",\
+         \"robots_verdict.CCBot\":\"disallowed\",\
+         \"robots_reason.CCBot\":\"rule\"}"
+    );
+    assert_eq!(
+        lines[7],
+        "{\"id\":7,\"robots_verdict.GPTBot\":\"unknown\",\
+         \"robots_reason.GPTBot\":null,\"robots_verdict.CCBot\":\"unknown\",\
+         \"robots_reason.CCBot\":null,\"robots_error\":\"no URL field\"}"
+    );
+    assert!(lines[8].starts_with("{\"robots_record\":\"not json\""));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("record 8: no URL field"), "{stderr}");
+    // The verdicts and reasons are crawl's on the same URLs as lines.
+    dir.create("urls.txt", CRAWL_URLS.join("\n") + "\n");
+    let rows = dir
+        .command()
+        .arg("crawl")
+        .args(sources)
+        .args(["-a", "GPTBot,CCBot", "--no-header", "urls.txt"])
+        .stdout();
+    let mut want = vec![];
+    for row in rows.lines() {
+        // url,agent,verdict,reason
+        let f: Vec<&str> = row.split(',').collect();
+        want.push(format!(
+            "\"robots_verdict.{}\":\"{}\",\"robots_reason.{}\":\"{}\"",
+            f[1], f[2], f[1], f[3]
+        ));
+    }
+    for (i, pair) in want.chunks(2).enumerate() {
+        let fields = pair.join(",");
+        assert!(lines[i].contains(&fields), "{} lacks {fields}", lines[i]);
+    }
+    // Some of each: a rule, a 503, no fetch, no host.
+    for reason in ["status-5xx", "no-robots", "no-host", "no-matching-rule"] {
+        assert!(stdout.contains(&format!("\"{reason}\"")), "{reason}");
+    }
+}
+
+#[test]
+fn crawl_csv_records_with_explanations() {
+    let (dir, mut cmd) = dir("crawl_csv");
+    crawl_sites(&dir);
+    dir.create(
+        "in.csv",
+        "url,note\r\nhttps://a.com/open/1,\"a, b\"\r\nhttp://b.com/x,c\r\n\
+         https://zz.com/,d\r\n",
+    );
+    let out = cmd
+        .args(["crawl", "--robots-dir", "robots", "--explain"])
+        .args(["-a", "GPTBot", "--input-format", "csv", "in.csv"])
+        .stdout();
+    eqnice!(
+        "url,note,robots_verdict,robots_reason,robots_origin,robots_line,\
+         robots_rule,robots_error\n\
+         https://a.com/open/1,\"a, b\",allowed,rule,a.com,6,Allow: /open,\n\
+         http://b.com/x,c,disallowed,rule,b.com,2,Disallow: /,\n\
+         https://zz.com/,d,unknown,no-robots,,,,\n",
+        out
+    );
+}
+
+#[test]
+fn crawl_emit_writes_lines_and_records_unchanged() {
+    let (dir, mut cmd) = dir("crawl_emit");
+    crawl_sites(&dir);
+    dir.create("urls.txt", CRAWL_URLS.join("\n") + "\n");
+    let sources = ["--robots-dir", "robots", "--robots-index", "index.jsonl"];
+    // Unknown verdicts (no fetch, no host) are in neither.
+    let allowed = cmd
+        .arg("crawl")
+        .args(sources)
+        .args(["--emit", "allowed", "urls.txt"])
+        .stdout();
+    eqnice!("https://a.com/open/1\nhttps://a.com/page\n", allowed);
+    let disallowed = dir
+        .command()
+        .arg("crawl")
+        .args(sources)
+        .args(["-a", "GPTBot", "--emit", "disallowed", "urls.txt"])
+        .stdout();
+    eqnice!(
+        "https://a.com/private/x\nhttps://a.com/page\nhttp://b.com/x\n\
+         https://c.com/x\n",
+        disallowed
+    );
+    // Nothing written: grep's exit code 1.
+    dir.create("none.txt", "https://zz.com/\n");
+    dir.command()
+        .arg("crawl")
+        .args(sources)
+        .args(["--emit", "allowed", "none.txt"])
+        .assert_exit_code(1);
+    // A WARC's kept records are its own gzip members, as the default
+    // command keeps them with a.com's robots.txt (every URL is a.com's).
+    let records = warc_records();
+    let members: Vec<Vec<u8>> = records.iter().map(|r| gzip(r)).collect();
+    dir.create("in.warc.gz", members.concat());
+    for emit in ["allowed", "disallowed"] {
+        let crawl = dir
+            .command()
+            .arg("crawl")
+            .args(sources)
+            .args(["-a", "GPTBot", "--emit", emit, "in.warc.gz"])
+            .stdout_bytes();
+        let single = dir
+            .command()
+            .args(["-a", "GPTBot", "--emit", emit, "robots.txt", "in.warc.gz"])
+            .stdout_bytes();
+        assert!(!crawl.is_empty());
+        assert_eq!(crawl, single, "--emit {emit}");
+    }
+}
+
+#[test]
+fn crawl_refuses_what_records_cannot_do() {
+    let (dir, mut cmd) = dir("crawl_refuses");
+    crawl_sites(&dir);
+    dir.create(
+        "in.log",
+        "1.2.3.4 - - [d] \"GET / HTTP/1.1\" 200 1 \"-\" \"x\"\n",
+    );
+    let err = cmd
+        .args(["crawl", "--robots-dir", "robots", "--input-format"])
+        .args(["access-log", "in.log"])
+        .assert_error();
+    assert!(err.contains("an access log holds one site's paths"), "{err}");
+    dir.create("in.jsonl", "{\"url\":\"https://a.com/\"}\n");
+    let err = dir
+        .command()
+        .args(["crawl", "--robots-dir", "robots", "--format", "tsv"])
+        .arg("in.jsonl")
+        .assert_error();
+    assert!(err.contains("--format applies to lines of URLs"), "{err}");
+}
+
 mod parquet_files {
     use std::fs::File;
     use std::sync::Arc;
@@ -762,6 +950,68 @@ mod parquet_files {
             arrow_select::filter::filter_record_batch(&input, &mask).unwrap();
         assert!(expected.num_rows() > 0);
         assert_eq!(output, expected);
+    }
+
+    #[test]
+    fn parquet_in_crawl_mode_gets_crawl_columns() {
+        let (dir, mut cmd) = dir("parquet_crawl");
+        let (bytes, urls) = input();
+        dir.create("in.parquet", &bytes);
+        dir.create_dir("robots");
+        dir.create("robots/a.com.txt", super::ROBOTS);
+        let out = cmd
+            .args(["crawl", "--robots-dir", "robots", "-a", "GPTBot"])
+            .args(["--url-column", "meta.url", "-o", "out.parquet"])
+            .arg("in.parquet")
+            .output();
+        assert!(out.status.success(), "{out:?}");
+        let (inb, in_groups) = read(&dir.path().join("in.parquet"));
+        let (outb, out_groups) = read(&dir.path().join("out.parquet"));
+        assert_eq!(out_groups, in_groups);
+        let input =
+            arrow_select::concat::concat_batches(&inb[0].schema(), &inb)
+                .unwrap();
+        let output =
+            arrow_select::concat::concat_batches(&outb[0].schema(), &outb)
+                .unwrap();
+        let names: Vec<String> = output
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| f.name().clone())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "id",
+                "meta",
+                "text",
+                "robots_verdict",
+                "robots_reason",
+                "robots_error"
+            ]
+        );
+        for c in 0..3 {
+            assert_eq!(output.column(c).as_ref(), input.column(c).as_ref());
+        }
+        let verdicts = output.column(3).as_string::<i32>();
+        let reasons = output.column(4).as_string::<i32>();
+        for (i, (url, path)) in urls.iter().zip(paths()).enumerate() {
+            match url {
+                Some(_) => {
+                    assert_eq!(
+                        verdicts.value(i),
+                        expected(&path, true),
+                        "row {i}"
+                    );
+                    assert!(!reasons.is_null(i), "row {i}");
+                }
+                None => {
+                    assert_eq!(verdicts.value(i), "unknown", "row {i}");
+                    assert!(reasons.is_null(i), "row {i}");
+                }
+            }
+        }
     }
 
     #[test]

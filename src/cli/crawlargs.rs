@@ -6,7 +6,7 @@ use clap::{Parser, ValueEnum};
 use robots_batch::crawl::{Assume, FetchPolicy};
 use robots_batch::{Dialect, EngineKind, DEFAULT_MAX_ROBOTS_BYTES};
 
-use super::args::{FormatArg, Report};
+use super::args::{EmitArg, FormatArg, InputFormatArg, Report};
 
 const CRAWL_AFTER_HELP: &str = "\
 ROBOTS.TXT SOURCES (at least one; all may be combined):
@@ -56,9 +56,25 @@ OUTPUT:
   origin or host whose fetch decided), `line` and `rule` (the deciding
   rule's line number and text).
 
+RECORDS:
+  --input-format jsonl, csv, tsv, cdxj, warc or parquet (detected for
+  WARC, Parquet and JSON Lines, as in the default command) reads records
+  whose URL is in a field (--url-field, --url-column) and writes each back
+  in its own format with `robots_verdict` and `robots_reason` added per
+  agent (`.<agent>` after the name with several), with --explain also
+  `robots_origin`, `robots_line` and `robots_rule`, then `robots_error`
+  (a record without a URL). Access logs hold paths, not URLs: they are
+  not for crawl mode.
+
+FILTERING:
+  --emit allowed writes the lines or records that every agent may fetch,
+  unchanged; --emit disallowed those that some agent may not. A line or
+  record with an unknown verdict (no fetch, not a URL) is in neither.
+
 EXIT CODES:
-  0  success; 2  usage or I/O error (an unreadable or malformed source
-  names the file and, for an index, the line)
+  0  success (with --emit: something was written); 1  --emit wrote
+  nothing; 2  usage or I/O error (an unreadable or malformed source names
+  the file and, for an index, the line)
 
 EXAMPLES:
   robots-batch crawl --robots-dir robots/ crawl.log > verdicts.csv
@@ -158,6 +174,27 @@ pub struct CrawlArgs {
 
     #[command(flatten)]
     pub report: Report,
+
+    /// Write only the lines or records with this verdict, unchanged:
+    /// allowed (every agent may fetch them) or disallowed (some agent may
+    /// not). Unknown verdicts are in neither.
+    #[arg(long, value_name = "VERDICT", conflicts_with_all = ["explain", "format"])]
+    pub emit: Option<EmitArg>,
+
+    /// What URLS holds: lines (one URL each), jsonl, csv, tsv, cdxj, warc
+    /// or parquet records (see RECORDS below) [default: found from its
+    /// first bytes].
+    #[arg(long, value_name = "FORMAT")]
+    pub input_format: Option<InputFormatArg>,
+
+    /// The URL's field in JSON records: a name, or a dotted path into
+    /// nested objects [default: url].
+    #[arg(long, value_name = "PATH")]
+    pub url_field: Option<String>,
+
+    /// The URL's column in CSV, TSV and Parquet records [default: url].
+    #[arg(long, value_name = "NAME", conflicts_with = "url_field")]
+    pub url_column: Option<String>,
 
     /// Cut the input into chunks of about BYTES bytes (for tests).
     #[arg(long, value_name = "BYTES", hide = true)]

@@ -11,11 +11,17 @@ use anyhow::Context;
 use robots_batch::crawl::{
     Assume, CrawlJudge, CrawlWorker, FetchSet, Skipped,
 };
-use robots_batch::{BatchBuilder, Counts, Format, MatcherBuilder, Stats};
+use robots_batch::record::{RecordFormat, Records};
+use robots_batch::{
+    Batch, BatchBuilder, Counts, Format, MatcherBuilder, Stats,
+};
 
 use super::default::{
-    open_source, print_stats, run_error, warn_cut_lines, Progress,
+    open_source_after, print_stats, run_error, warn_cut_lines, Progress,
 };
+use super::records::{finish, Target};
+use crate::cli::args::{EmitArg, InputFormatArg};
+use crate::cli::Input;
 use crate::cli::{
     open_output, output_compression, CrawlArgs, MissingArg, SourceArgs,
 };
@@ -120,15 +126,40 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
         Some(crate::cli::args::FormatArg::Jsonl) => Format::Jsonl,
     };
 
-    let (name, file) = if args.urls.as_os_str() == "-" {
-        ("<stdin>".to_string(), None)
+    let input = if args.urls.as_os_str() == "-" {
+        Input::Stdin
     } else {
-        let name = args.urls.display().to_string();
-        let file = File::open(&args.urls)
-            .with_context(|| format!("failed to open {name}"))?;
-        (name, Some(file))
+        Input::Path(args.urls.clone())
     };
-    let (source, total) = open_source(&batch, file.as_ref(), &name)?;
+    let (input_format, read) = match args.input_format {
+        Some(format) => (format, vec![]),
+        None => super::records::detect(&input)?,
+    };
+    if input_format != InputFormatArg::Lines {
+        let result = run_records(
+            &args,
+            &judge,
+            &batch,
+            input,
+            input_format,
+            read,
+            start,
+        );
+        report_unreadable(&judge);
+        std::mem::forget(judge);
+        return result;
+    }
+    let emit = args.emit.map(|e| e == EmitArg::Allowed);
+    let name = input.name();
+    let file = match input {
+        Input::Stdin => None,
+        Input::Path(ref path) => Some(
+            File::open(path)
+                .with_context(|| format!("failed to open {name}"))?,
+        ),
+    };
+    let (source, total) =
+        open_source_after(&batch, file.as_ref(), &name, read)?;
 
     let sources =
         args.sources.robots_index.iter().chain(&args.sources.robots_warc);
@@ -146,7 +177,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
         ),
         &inputs,
     )?;
-    if !args.no_header {
+    if !args.no_header && emit.is_none() {
         let header = CrawlWorker::header(&judge, format, args.explain);
         stdout.write_all(&header).context("failed to write output")?;
     }
@@ -165,7 +196,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     let several = args.report.stats.is_some() && agents.len() > 1;
     let counts = Counts::new(agents.len());
     let new_worker = || {
-        let worker = CrawlWorker::new(&judge, format, args.explain);
+        let worker = CrawlWorker::new(&judge, format, args.explain).emit(emit);
         if several {
             worker.tally(&counts)
         } else {
@@ -173,15 +204,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let result = source.run_crawl(new_worker, sink);
-    let unreadable = judge.fetches().unreadable();
-    if let Some(first) = unreadable.first() {
-        message!(
-            "{} robots.txt files could not be read, their hosts taken as \
-             having none (--on-missing): {first}{}",
-            unreadable.len(),
-            if unreadable.len() > 1 { ", ..." } else { "" }
-        );
-    }
+    report_unreadable(&judge);
     // The process ends next, so the judge is not freed: freeing the fetches
     // and matchers of every host one by one is a visible part of a run over
     // many hosts.
@@ -194,5 +217,80 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
         let per_agent = several.then_some((&agents[..], &counts));
         print_stats(format, &stats, start.elapsed(), per_agent);
     }
-    Ok(ExitCode::SUCCESS)
+    // With --emit, grep's exit code: 1 when no line had the verdict.
+    Ok(match emit {
+        Some(_) if stats.kept_records() == 0 => ExitCode::from(1),
+        _ => ExitCode::SUCCESS,
+    })
+}
+
+/// Says which directory files could not be read when they were needed.
+fn report_unreadable(judge: &CrawlJudge) {
+    let unreadable = judge.fetches().unreadable();
+    if let Some(first) = unreadable.first() {
+        message!(
+            "{} robots.txt files could not be read, their hosts taken as \
+             having none (--on-missing): {first}{}",
+            unreadable.len(),
+            if unreadable.len() > 1 { ", ..." } else { "" }
+        );
+    }
+}
+
+/// Judges the records of the input (`--input-format` other than lines),
+/// each by its URL's own origin, and writes them back in their format.
+fn run_records(
+    args: &CrawlArgs,
+    judge: &CrawlJudge,
+    batch: &Batch,
+    input: Input,
+    format: InputFormatArg,
+    read: Vec<u8>,
+    start: Instant,
+) -> anyhow::Result<ExitCode> {
+    let name = input.name();
+    let emit = args.emit.map(|e| e == EmitArg::Allowed);
+    let format = match format {
+        InputFormatArg::Jsonl => RecordFormat::Jsonl,
+        InputFormatArg::Csv => RecordFormat::Csv,
+        InputFormatArg::Tsv => RecordFormat::Tsv,
+        InputFormatArg::Cdxj => RecordFormat::Cdxj,
+        InputFormatArg::Warc => RecordFormat::Warc,
+        InputFormatArg::Parquet => RecordFormat::Parquet,
+        InputFormatArg::AccessLog => anyhow::bail!(
+            "an access log holds one site's paths, not URLs: judge it with \
+             the default command and that site's robots.txt"
+        ),
+        InputFormatArg::Lines => unreachable!("lines are not records"),
+    };
+    if args.format.is_some() {
+        anyhow::bail!(
+            "--format applies to lines of URLs; {name} is read as {} \
+             records, written back in their own format",
+            format.name()
+        );
+    }
+    let mut records = Records::crawl(format, judge);
+    if let Some(field) = args.url_field.as_ref().or(args.url_column.as_ref()) {
+        records.url_field(field);
+    }
+    records.emit(emit).explain(args.explain);
+    let sources =
+        args.sources.robots_index.iter().chain(&args.sources.robots_warc);
+    let target = Target {
+        input: &input,
+        read,
+        output: args.report.output.as_deref(),
+        compress: args.report.compress,
+        inputs: std::iter::once(&args.urls)
+            .chain(sources)
+            .map(|p| p.as_path())
+            .collect(),
+    };
+    let stats = super::records::run_records(&records, batch, target, emit)?;
+    finish(&name, &stats, emit, args.report.stats, start);
+    Ok(match emit {
+        Some(_) if stats.kept_records() == 0 => ExitCode::from(1),
+        _ => ExitCode::SUCCESS,
+    })
 }

@@ -147,17 +147,8 @@ fn grep_code(matched: bool) -> ExitCode {
 /// errors) as a [`Source`], with the length of its progress bar: a regular
 /// file's size (the bar counts decompressed bytes, so a compressed file gets
 /// a spinner). A directory is refused here, before anything is written, so
-/// that standard output stays empty.
-pub(crate) fn open_source<'a>(
-    batch: &'a Batch,
-    file: Option<&'a File>,
-    name: &str,
-) -> anyhow::Result<(Source<'a>, Option<u64>)> {
-    open_source_after(batch, file, name, vec![])
-}
-
-/// [`open_source`], where `read` are the first bytes of standard input,
-/// read already.
+/// that standard output stays empty. `read` are the first bytes of
+/// standard input, read already to find the input's format.
 pub(crate) fn open_source_after<'a>(
     batch: &'a Batch,
     file: Option<&'a File>,

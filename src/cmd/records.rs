@@ -10,12 +10,13 @@ use std::time::Instant;
 
 use anyhow::Context;
 use robots_batch::record::{RecordFormat, Records};
+use robots_batch::{Batch, Stats};
 
 use super::default::{print_stats, run_error};
 use crate::cli::args::{CompressArg, InputFormatArg};
 use crate::cli::{
     open_output, output_compression, read_head, Compression, Config, Input,
-    Output,
+    Output, StatsFormat,
 };
 
 /// The default command: the input's format found (or given), lines of
@@ -148,13 +149,50 @@ pub fn run(
     if format == RecordFormat::AccessLog {
         records.per_line_agents(&rf.robots, rf.dialect, rf.builder.clone());
     }
+    let inputs = [Some(config.robots.as_path()), config.input.path()];
+    let target = Target {
+        input: &config.input,
+        read,
+        output: config.output_file.as_deref(),
+        compress: config.compress,
+        inputs: inputs.into_iter().flatten().collect(),
+    };
+    let stats = run_records(&records, &config.batch, target, emit)?;
+    finish(&name, &stats, emit, config.stats, start);
+    // With --emit, grep's exit code: 1 when no record had the verdict.
+    Ok(match emit {
+        Some(_) if stats.kept_records() == 0 => ExitCode::from(1),
+        _ => ExitCode::SUCCESS,
+    })
+}
 
-    if format == RecordFormat::Parquet {
-        return run_parquet(&config, &records, emit, start);
+/// Where the records of a run come from and where they go.
+pub(crate) struct Target<'a> {
+    pub input: &'a Input,
+    /// The first bytes of standard input, read already.
+    pub read: Vec<u8>,
+    /// `-o FILE`.
+    pub output: Option<&'a Path>,
+    pub compress: Option<CompressArg>,
+    /// The files read, which the output may not be.
+    pub inputs: Vec<&'a Path>,
+}
+
+/// Runs `records` over the target's input and writes them to its output:
+/// the run of the default command and of `crawl` alike.
+pub(crate) fn run_records(
+    records: &Records<'_>,
+    batch: &Batch,
+    target: Target<'_>,
+    emit: Option<bool>,
+) -> anyhow::Result<Stats> {
+    let name = target.input.name();
+    if records.format() == RecordFormat::Parquet {
+        return run_parquet(records, target);
     }
-    let raw: Box<dyn Read> = match config.input {
+    let raw: Box<dyn Read> = match *target.input {
         Input::Stdin => {
-            Box::new(io::Cursor::new(read).chain(io::stdin().lock()))
+            Box::new(io::Cursor::new(target.read).chain(io::stdin().lock()))
         }
         Input::Path(ref path) => {
             let file = File::open(path)
@@ -168,9 +206,8 @@ pub fn run(
     };
     // WARC files are decompressed by the record reader, which keeps gzip
     // members whole; the other formats are decompressed here.
-    let mut compress =
-        output_compression(config.output_file.as_deref(), config.compress);
-    let rdr = if format == RecordFormat::Warc {
+    let mut compress = output_compression(target.output, target.compress);
+    let rdr = if records.format() == RecordFormat::Warc {
         let mut raw = io::BufReader::new(raw);
         let gzip = raw.fill_buf().is_ok_and(|b| b.starts_with(b"\x1f\x8b"));
         // The records of a gzip-compressed WARC come out in gzip members
@@ -182,35 +219,25 @@ pub fn run(
     } else {
         decompressed(raw).with_context(|| format!("failed to read {name}"))?
     };
-    let inputs = [Some(config.robots.as_path()), config.input.path()];
-    let inputs: Vec<&Path> = inputs.into_iter().flatten().collect();
-    let mut out =
-        open_output(config.output_file.as_deref(), compress, &inputs)?;
+    let mut out = open_output(target.output, compress, &target.inputs)?;
     let mut write_failed = false;
-    let sink = |rendered: &[u8], _: &robots_batch::Stats| {
+    let sink = |rendered: &[u8], _: &Stats| {
         out.write_all(rendered).inspect_err(|_| write_failed = true)
     };
-    let result = records.run(&config.batch, rdr, sink);
+    let result = records.run(batch, rdr, sink);
     let stats = result.map_err(|err| run_error(err, write_failed, &name))?;
     out.flush().context("failed to write output")?;
-    drop(out);
-    finish(&config, &name, &stats, emit, start);
-    Ok(match emit {
-        Some(_) if stats.kept_records() == 0 => ExitCode::from(1),
-        _ => ExitCode::SUCCESS,
-    })
+    Ok(stats)
 }
 
 /// Runs the rows of a Parquet file, which is read from its end, so never
 /// from standard input.
 fn run_parquet(
-    config: &Config,
     records: &Records<'_>,
-    emit: Option<bool>,
-    start: Instant,
-) -> anyhow::Result<ExitCode> {
-    let name = config.input.name();
-    let Input::Path(ref path) = config.input else {
+    target: Target<'_>,
+) -> anyhow::Result<Stats> {
+    let name = target.input.name();
+    let Input::Path(ref path) = *target.input else {
         anyhow::bail!(
             "Parquet is read from a file, not from standard input (its \
              footer, at its end, says where its rows are)"
@@ -218,33 +245,24 @@ fn run_parquet(
     };
     let file =
         File::open(path).with_context(|| format!("failed to open {name}"))?;
-    let inputs = [Some(config.robots.as_path()), config.input.path()];
-    let inputs: Vec<&Path> = inputs.into_iter().flatten().collect();
-    let compress =
-        output_compression(config.output_file.as_deref(), config.compress);
-    let mut out =
-        open_output(config.output_file.as_deref(), compress, &inputs)?;
+    let compress = output_compression(target.output, target.compress);
+    let mut out = open_output(target.output, compress, &target.inputs)?;
     let mut write_failed = false;
-    let sink = |rendered: &[u8], _: &robots_batch::Stats| {
+    let sink = |rendered: &[u8], _: &Stats| {
         out.write_all(rendered).inspect_err(|_| write_failed = true)
     };
     let result = records.run_parquet(file, sink);
     let stats = result.map_err(|err| run_error(err, write_failed, &name))?;
     out.flush().context("failed to write output")?;
-    drop(out);
-    finish(config, &name, &stats, emit, start);
-    // With --emit, grep's exit code: 1 when no row had the verdict (the
-    // file written holds no rows then).
-    let matched = emit.is_none() || stats.kept_records() > 0;
-    Ok(if matched { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    Ok(stats)
 }
 
 /// Says how many records were bad, and prints the counts when asked.
-fn finish(
-    config: &Config,
+pub(crate) fn finish(
     name: &str,
-    stats: &robots_batch::Stats,
+    stats: &Stats,
     emit: Option<bool>,
+    format: Option<StatsFormat>,
     start: Instant,
 ) {
     if let Some((number, why)) = stats.first_bad_record() {
@@ -258,7 +276,7 @@ fn finish(
             if emit.is_some() { " and left out" } else { "" }
         );
     }
-    if let Some(format) = config.stats {
+    if let Some(format) = format {
         print_stats(format, stats, start.elapsed(), None);
     }
 }

@@ -57,4 +57,5 @@ pub use self::judge::{
 pub use self::origin::{Origin, Scheme};
 pub use self::source::{FetchSet, Skipped};
 pub(crate) use self::warc::{read_head as read_warc_head, Head as WarcHead};
+pub(crate) use self::worker::all_allowed;
 pub use self::worker::CrawlWorker;

@@ -41,6 +41,9 @@ pub struct CrawlWorker<'j> {
     judge: &'j CrawlJudge,
     rows: CrawlRows,
     explain: bool,
+    /// `Some(true)`: write only the lines every agent may fetch, as read;
+    /// `Some(false)`: those some agent may not.
+    emit: Option<bool>,
     scratch: CrawlScratch,
     key: Vec<u8>,
     /// Where the verdicts of a URL come from, by its raw authority: a log
@@ -79,6 +82,7 @@ impl<'j> CrawlWorker<'j> {
             judge,
             rows: CrawlRows::new(format, several, explain),
             explain,
+            emit: None,
             tally: None,
             scratch: judge.scratch(),
             key: vec![],
@@ -91,6 +95,15 @@ impl<'j> CrawlWorker<'j> {
             rules: vec![],
             texts: vec![],
         }
+    }
+
+    /// Writes only the lines with this verdict, each as read and followed
+    /// by `\n`, instead of rows: `Some(true)` those every agent may fetch,
+    /// `Some(false)` those some agent may not; a line with an unknown
+    /// verdict (and none disallowed) is in neither.
+    pub fn emit(mut self, emit: Option<bool>) -> CrawlWorker<'j> {
+        self.emit = emit;
+        self
     }
 
     /// Counts each agent's verdicts into `counts` too (`--stats` with
@@ -278,7 +291,18 @@ impl ChunkWorker for CrawlWorker<'_> {
                     local[3 * a + slot(v.allowed())] += 1;
                 }
             }
-            self.render(out, &chunk[start..end], i);
+            let line = &chunk[start..end];
+            match self.emit {
+                Some(want) => {
+                    let verdicts = &self.verdicts[i * n..(i + 1) * n];
+                    if all_allowed(verdicts) == Some(want) {
+                        out.extend_from_slice(line);
+                        out.push(b'\n');
+                        stats.kept += 1;
+                    }
+                }
+                None => self.render(out, line, i),
+            }
         }
         if let Some((counts, ref mut local)) = self.tally {
             for (a, each) in local.chunks_exact_mut(3).enumerate() {
@@ -290,6 +314,20 @@ impl ChunkWorker for CrawlWorker<'_> {
         }
         Ok(stats)
     }
+}
+
+/// Whether every agent may fetch a URL (`Some(true)`), some agent may not
+/// (`Some(false)`), or neither is known (`None`).
+pub(crate) fn all_allowed(verdicts: &[CrawlVerdict]) -> Option<bool> {
+    let mut all = Some(true);
+    for v in verdicts {
+        match v.allowed() {
+            Some(false) => return Some(false),
+            None => all = None,
+            Some(true) => {}
+        }
+    }
+    all
 }
 
 /// Crawl-log mode in the batch pipeline: the `run_*` methods with one

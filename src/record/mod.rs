@@ -13,12 +13,19 @@ Every record gets a row. A record without a URL (a line that is not
 JSON, a missing field, a `null`, a number) is a *bad record*: its verdict
 is `unknown`, the `robots_error` field says why, and [`Stats`] counts it
 and remembers the first.
+
+The records are judged by matchers of one robots.txt ([`Records::new`])
+or, in crawl-log mode, each by its own origin's robots.txt and fetch
+([`Records::crawl`]).
 */
 
 use std::collections::HashMap;
 use std::io::{self, Read};
 
 use crate::batch::{Batch, Chunk, ChunkWorker, Chunks, Sink, Stats};
+use crate::crawl::{
+    all_allowed, CrawlJudge, CrawlReason, CrawlScratch, CrawlVerdict,
+};
 use crate::dialect::Dialect;
 use crate::matcher::{Matcher, MatcherBuilder, Scratch, Verdict};
 use crate::output::{push_csv_field, push_json_string, push_tsv_field};
@@ -84,6 +91,9 @@ pub struct Records<'m> {
     agents: Vec<String>,
     /// Access logs: what each line's own agent is judged by.
     per_line: Option<PerLine<'m>>,
+    /// Crawl-log mode: each record judged by its origin's robots.txt
+    /// (`matchers` is empty then).
+    crawl: Option<&'m CrawlJudge>,
     /// The names of the fields added to each record, `robots_error` last.
     columns: Vec<String>,
 }
@@ -118,10 +128,30 @@ impl<'m> Records<'m> {
             matchers,
             agents: agents.to_vec(),
             per_line: None,
+            crawl: None,
             columns: vec![],
         };
         records.columns = records.columns();
         records
+    }
+
+    /// Records of `format` in crawl-log mode: each judged for `judge`'s
+    /// agents by the robots.txt and fetch of its URL's own origin. The
+    /// fields per agent are `robots_verdict` and `robots_reason` (as
+    /// `robots-batch crawl` words it), and with explanations
+    /// `robots_origin` (the origin or host whose fetch decided),
+    /// `robots_line` and `robots_rule`. Access logs, whose paths have no
+    /// origin, are not for this mode.
+    pub fn crawl(format: RecordFormat, judge: &'m CrawlJudge) -> Records<'m> {
+        let mut records = Records::new(format, &[], judge.agents());
+        records.crawl = Some(judge);
+        records.columns = records.columns();
+        records
+    }
+
+    /// The format of the records.
+    pub fn format(&self) -> RecordFormat {
+        self.format
     }
 
     /// The URL's field: a dotted path of JSON field names (`meta.url`),
@@ -175,7 +205,16 @@ impl<'m> Records<'m> {
     fn columns(&self) -> Vec<String> {
         let mut names = vec![];
         let mut per_agent = vec!["robots_verdict"];
-        if self.explain {
+        if self.crawl.is_some() {
+            per_agent.push("robots_reason");
+            if self.explain {
+                per_agent.extend([
+                    "robots_origin",
+                    "robots_line",
+                    "robots_rule",
+                ]);
+            }
+        } else if self.explain {
             per_agent.extend([
                 "robots_line",
                 "robots_rule",
@@ -227,16 +266,10 @@ impl<'m> Records<'m> {
             (column, width) = index;
             sink.chunk(&out, &Stats::default())?;
         }
-        let new_worker = || RecordWorker {
-            records: self,
-            column,
-            width,
-            delimiter,
-            scratches: self.matchers.iter().map(Matcher::scratch).collect(),
-            verdicts: vec![],
-            values: vec![],
-            own: HashMap::new(),
-            quoter: csv_core::WriterBuilder::new().build(),
+        let new_worker = || {
+            let mut worker = RecordWorker::new(self, delimiter);
+            (worker.column, worker.width) = (column, width);
+            worker
         };
         batch.run_chunks(chunks, new_worker, sink)
     }
@@ -343,6 +376,19 @@ enum Value<'a> {
     Number(u32),
     /// No value (an explanation without a rule): empty, `null` or `-`.
     Nothing,
+    /// Text copied into the worker's `texts`, at this range (a rule of
+    /// matchers that a crawl-log judge may drop).
+    Copied(usize, usize),
+}
+
+impl<'a> Value<'a> {
+    /// The value, with a copied text found in `texts`.
+    fn resolve(self, texts: &'a [u8]) -> Value<'a> {
+        match self {
+            Value::Copied(s, e) => Value::Text(&texts[s..e]),
+            v => v,
+        }
+    }
 }
 
 /// A worker thread's state: judges and writes the records of a chunk.
@@ -360,6 +406,32 @@ struct RecordWorker<'r, 'm> {
     /// Access logs: a matcher per agent met, bounded in number.
     own: HashMap<String, (Matcher, Scratch)>,
     quoter: csv_core::Writer,
+    /// Crawl-log mode: the judge's scratch and the verdicts just given.
+    crawl: Option<CrawlScratch>,
+    crawl_verdicts: Vec<CrawlVerdict>,
+    /// The texts of [`Value::Copied`] values.
+    texts: Vec<u8>,
+}
+
+impl<'r, 'm> RecordWorker<'r, 'm> {
+    /// A worker for `records`, `delimiter` separating CSV or TSV fields
+    /// (0 for the other formats).
+    fn new(records: &'r Records<'m>, delimiter: u8) -> RecordWorker<'r, 'm> {
+        RecordWorker {
+            records,
+            column: 0,
+            width: 0,
+            delimiter,
+            scratches: records.matchers.iter().map(Matcher::scratch).collect(),
+            verdicts: vec![],
+            values: vec![],
+            own: HashMap::new(),
+            quoter: csv_core::WriterBuilder::new().build(),
+            crawl: records.crawl.map(CrawlJudge::scratch),
+            crawl_verdicts: vec![],
+            texts: vec![],
+        }
+    }
 }
 
 /// The most agents of an access log whose matchers a thread keeps: past
@@ -483,11 +555,11 @@ impl<'m> RecordWorker<'_, 'm> {
         };
         let url = url.as_deref().map(str::as_bytes).map_err(|&why| why);
         let number = stats.lines();
-        let Some(allowed) = self.judge(url, number, stats) else {
+        let judged = self.judge(url, number, stats);
+        if let Err(why) = url {
             if self.records.emit.is_some() {
                 return;
             }
-            let why = url.err().unwrap_or_default();
             match fields {
                 // An object: the fields go in before its closing brace.
                 Some(fields) => {
@@ -511,9 +583,9 @@ impl<'m> RecordWorker<'_, 'm> {
             }
             out.push(b'\n');
             return;
-        };
+        }
         if let Some(want) = self.records.emit {
-            if allowed == want {
+            if judged == Some(want) {
                 push_record(out, record);
                 stats.kept += 1;
             }
@@ -555,9 +627,9 @@ impl<'m> RecordWorker<'_, 'm> {
         }
         out.extend_from_slice(text);
         let error = url.err();
-        self.fill_values(judged.is_some());
+        self.fill_values(url.is_ok());
         for i in 0..self.values.len() {
-            let value = self.values[i];
+            let value = self.values[i].resolve(&self.texts);
             match value {
                 Value::Text(t) => {
                     push_value(out, &mut self.quoter, self.delimiter, t)
@@ -568,7 +640,8 @@ impl<'m> RecordWorker<'_, 'm> {
                     self.delimiter,
                     n.to_string().as_bytes(),
                 ),
-                Value::Nothing => out.push(self.delimiter),
+                // Copied texts are resolved above.
+                Value::Nothing | Value::Copied(..) => out.push(self.delimiter),
             }
         }
         push_value(
@@ -668,13 +741,17 @@ impl<'m> RecordWorker<'_, 'm> {
 
     /// Judges `url` (`Err`: a bad record, `number` in its chunk) for every
     /// matcher, counts the record, and returns whether every agent may
-    /// fetch it (`None` for a bad record).
+    /// fetch it (`None` for a bad record, and in crawl-log mode for a
+    /// verdict that is unknown).
     fn judge(
         &mut self,
         url: Result<&[u8], &'static str>,
         number: u64,
         stats: &mut Stats,
     ) -> Option<bool> {
+        if let Some(judge) = self.records.crawl {
+            return self.judge_crawl(judge, url, number, stats);
+        }
         stats.count_line();
         self.verdicts.clear();
         match url {
@@ -698,11 +775,46 @@ impl<'m> RecordWorker<'_, 'm> {
         }
     }
 
+    /// [`RecordWorker::judge`] in crawl-log mode: `Some(true)` when every
+    /// agent may fetch the URL, `Some(false)` when one may not, `None`
+    /// when a verdict is unknown (or the record is bad).
+    fn judge_crawl(
+        &mut self,
+        judge: &CrawlJudge,
+        url: Result<&[u8], &'static str>,
+        number: u64,
+        stats: &mut Stats,
+    ) -> Option<bool> {
+        stats.count_line();
+        self.crawl_verdicts.clear();
+        let url = match url {
+            Ok(url) => url,
+            Err(why) => {
+                stats.count_bad(number, why);
+                for _ in judge.agents() {
+                    stats.count_verdict(None);
+                }
+                return None;
+            }
+        };
+        let Some(scratch) = self.crawl.as_mut() else {
+            unreachable!("a crawl-log worker has a crawl scratch");
+        };
+        judge.verdicts(url, scratch, &mut self.crawl_verdicts);
+        for v in &self.crawl_verdicts {
+            stats.count_verdict(v.allowed());
+        }
+        all_allowed(&self.crawl_verdicts)
+    }
+
     /// The values of the verdict fields (all but `robots_error`) of the
-    /// record just judged: from `self.verdicts` when `judged`, else
-    /// `unknown`.
+    /// record just judged: from its verdicts when `judged` (it had a URL),
+    /// else `unknown`.
     fn fill_values(&mut self, judged: bool) {
         self.values.clear();
+        if let Some(judge) = self.records.crawl {
+            return self.fill_crawl_values(judge, judged);
+        }
         let matchers: &'m [Matcher] = self.records.matchers;
         for (i, m) in matchers.iter().enumerate() {
             if !judged {
@@ -727,6 +839,52 @@ impl<'m> RecordWorker<'_, 'm> {
         }
     }
 
+    /// [`RecordWorker::fill_values`] in crawl-log mode, from
+    /// `self.crawl_verdicts`.
+    fn fill_crawl_values(&mut self, judge: &'m CrawlJudge, judged: bool) {
+        self.texts.clear();
+        let explain = self.records.explain;
+        for a in 0..judge.agents().len() {
+            let Some(&v) = self.crawl_verdicts.get(a).filter(|_| judged)
+            else {
+                self.values.push(Value::Text(UNKNOWN));
+                let nothing = if explain { 4 } else { 1 };
+                self.values
+                    .extend(std::iter::repeat_n(Value::Nothing, nothing));
+                continue;
+            };
+            self.values.push(Value::Text(v.name().as_bytes()));
+            self.values.push(Value::Text(v.reason().name().as_bytes()));
+            if !explain {
+                continue;
+            }
+            self.values.push(
+                judge
+                    .robots_of(v)
+                    .map_or(Value::Nothing, |o| Value::Text(o.as_bytes())),
+            );
+            let matchers =
+                self.crawl.as_ref().and_then(CrawlScratch::current_matchers);
+            let rule = match (v.reason(), matchers.and_then(|m| m.get(a))) {
+                (CrawlReason::Robots(reason), Some(m)) => {
+                    m.explain(reason).rule()
+                }
+                _ => None,
+            };
+            match rule {
+                // The rule's text belongs to matchers that the judge may
+                // drop: it is copied.
+                Some(rule) => {
+                    let s = self.texts.len();
+                    self.texts.extend_from_slice(rule.text());
+                    self.values.push(Value::Number(rule.line()));
+                    self.values.push(Value::Copied(s, self.texts.len()));
+                }
+                None => self.values.extend([Value::Nothing; 2]),
+            }
+        }
+    }
+
     /// Appends the added fields to a JSON object (`fields`: it has some
     /// already) from the verdicts just given; `error` for a bad record.
     fn push_json_fields(
@@ -745,12 +903,15 @@ impl<'m> RecordWorker<'_, 'm> {
             first = false;
             push_json_string(out, name.as_bytes());
             out.push(b':');
-            match *value {
+            match value.resolve(&self.texts) {
                 Value::Text(t) => push_json_string(out, t),
                 Value::Number(n) => {
                     out.extend_from_slice(n.to_string().as_bytes())
                 }
-                Value::Nothing => out.extend_from_slice(b"null"),
+                // Copied texts are resolved above.
+                Value::Nothing | Value::Copied(..) => {
+                    out.extend_from_slice(b"null")
+                }
             }
         }
         if let Some(why) = error {

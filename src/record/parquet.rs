@@ -3,7 +3,6 @@
 //! compression: the added columns after the input's, or with `--emit`
 //! only the rows wanted.
 
-use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
@@ -20,7 +19,6 @@ use parquet::file::properties::WriterProperties;
 
 use super::{invalid, json, RecordWorker, Records, Value};
 use crate::batch::{Sink, Stats};
-use crate::matcher::Matcher;
 
 /// Rows read at a time, within a row group.
 const BATCH_ROWS: usize = 8192;
@@ -126,17 +124,7 @@ impl Records<'_> {
             Some(props.build()),
         )
         .map_err(parquet_error)?;
-        let mut worker = RecordWorker {
-            records: self,
-            column: 0,
-            width: 0,
-            delimiter: 0,
-            scratches: self.matchers.iter().map(Matcher::scratch).collect(),
-            verdicts: vec![],
-            values: vec![],
-            own: HashMap::new(),
-            quoter: csv_core::WriterBuilder::new().build(),
-        };
+        let mut worker = RecordWorker::new(self, 0);
         let mut total = Stats::default();
         for group in 0..groups.len() {
             let file = file.try_clone()?;
@@ -249,10 +237,11 @@ impl Records<'_> {
         for i in 0..rows {
             let number = stats.lines();
             let url = url_of(i).map(str::as_bytes).ok_or(json::NULL);
-            let judged = worker.judge(url, number, stats);
-            worker.fill_values(judged.is_some());
+            worker.judge(url, number, stats);
+            worker.fill_values(url.is_ok());
             for (c, value) in worker.values.iter().enumerate() {
-                match (*value, &mut strings[c], &mut numbers[c]) {
+                let value = value.resolve(&worker.texts);
+                match (value, &mut strings[c], &mut numbers[c]) {
                     (Value::Text(t), Some(b), _) => {
                         b.append_value(String::from_utf8_lossy(t))
                     }

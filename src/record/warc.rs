@@ -6,7 +6,6 @@
 //! WARC, each gzip member is read on its own, so that `--emit` can copy a
 //! kept record's member byte for byte.
 
-use std::collections::HashMap;
 use std::io::{self, BufRead, BufReader, Read, Write};
 
 use flate2::bufread::GzDecoder;
@@ -14,7 +13,6 @@ use flate2::bufread::GzDecoder;
 use super::{invalid, push_value, RecordWorker, Records, Value};
 use crate::batch::{Sink, Stats};
 use crate::crawl::{read_warc_head, WarcHead};
-use crate::matcher::Matcher;
 
 /// A record whose block ends before its `Content-Length`.
 const TRUNCATED: &str = "truncated (its block ends before its Content-Length)";
@@ -93,17 +91,7 @@ impl<'m> Records<'m> {
     ) -> io::Result<Stats> {
         let mut rdr = BufReader::with_capacity(1 << 16, rdr);
         let head = peek(&mut rdr)?;
-        let worker = RecordWorker {
-            records: self,
-            column: 0,
-            width: 0,
-            delimiter: b',',
-            scratches: self.matchers.iter().map(Matcher::scratch).collect(),
-            verdicts: vec![],
-            values: vec![],
-            own: HashMap::new(),
-            quoter: csv_core::WriterBuilder::new().build(),
-        };
+        let worker = RecordWorker::new(self, b',');
         let mut run = Run {
             worker,
             sink: &mut sink,
@@ -316,8 +304,9 @@ impl<S: Sink> Run<'_, '_, '_, S> {
             push_value(&mut self.out, q, b',', &text(&target));
             match url {
                 Some(url) => {
-                    self.worker.fill_values(judged.is_some());
+                    self.worker.fill_values(url.is_ok());
                     for value in self.worker.values.clone() {
+                        let value = value.resolve(&self.worker.texts);
                         let q = &mut self.worker.quoter;
                         match value {
                             Value::Text(t) => {
@@ -329,7 +318,10 @@ impl<S: Sink> Run<'_, '_, '_, S> {
                                 b',',
                                 n.to_string().as_bytes(),
                             ),
-                            Value::Nothing => self.out.push(b','),
+                            // Copied texts are resolved above.
+                            Value::Nothing | Value::Copied(..) => {
+                                self.out.push(b',')
+                            }
                         }
                     }
                     let why = url.err().unwrap_or_default();
