@@ -832,7 +832,8 @@ mod parquet_files {
         (out, urls)
     }
 
-    fn read(path: &std::path::Path) -> (Vec<RecordBatch>, Vec<usize>) {
+    /// A Parquet file's rows as one batch, and its row groups' sizes.
+    fn read(path: &std::path::Path) -> (RecordBatch, Vec<usize>) {
         let builder = ParquetRecordBatchReaderBuilder::try_new(
             File::open(path).unwrap(),
         )
@@ -843,8 +844,17 @@ mod parquet_files {
             .iter()
             .map(|g| g.num_rows() as usize)
             .collect();
-        let batches = builder.build().unwrap().map(Result::unwrap).collect();
-        (batches, groups)
+        let schema = builder.schema().clone();
+        let batches: Vec<RecordBatch> =
+            builder.build().unwrap().map(Result::unwrap).collect();
+        let whole =
+            arrow_select::concat::concat_batches(&schema, &batches).unwrap();
+        (whole, groups)
+    }
+
+    /// The names of a batch's columns.
+    fn names(batch: &RecordBatch) -> Vec<String> {
+        batch.schema().fields().iter().map(|f| f.name().clone()).collect()
     }
 
     #[test]
@@ -873,24 +883,12 @@ mod parquet_files {
                  (the first of {bad} bad records, each judged unknown)\n"
             )
         );
-        let (inb, in_groups) = read(&dir.path().join("in.parquet"));
-        let (outb, out_groups) = read(&dir.path().join("out.parquet"));
+        let (input, in_groups) = read(&dir.path().join("in.parquet"));
+        let (output, out_groups) = read(&dir.path().join("out.parquet"));
         assert_eq!(in_groups, [200, 100]);
         assert_eq!(out_groups, in_groups);
-        let input =
-            arrow_select::concat::concat_batches(&inb[0].schema(), &inb)
-                .unwrap();
-        let output =
-            arrow_select::concat::concat_batches(&outb[0].schema(), &outb)
-                .unwrap();
-        let names: Vec<String> = output
-            .schema()
-            .fields()
-            .iter()
-            .map(|f| f.name().clone())
-            .collect();
         assert_eq!(
-            names,
+            names(&output),
             ["id", "meta", "text", "robots_verdict", "robots_error"]
         );
         for c in 0..3 {
@@ -931,14 +929,8 @@ mod parquet_files {
         ])
         .args(["robots.txt", "in.parquet"])
         .assert_exit_code(0);
-        let (inb, _) = read(&dir.path().join("in.parquet"));
-        let (outb, _) = read(&dir.path().join("kept.parquet"));
-        let input =
-            arrow_select::concat::concat_batches(&inb[0].schema(), &inb)
-                .unwrap();
-        let output =
-            arrow_select::concat::concat_batches(&inb[0].schema(), &outb)
-                .unwrap();
+        let (input, _) = read(&dir.path().join("in.parquet"));
+        let (output, _) = read(&dir.path().join("kept.parquet"));
         assert_eq!(output.schema(), input.schema());
         let want: Vec<bool> = urls
             .iter()
@@ -965,23 +957,11 @@ mod parquet_files {
             .arg("in.parquet")
             .output();
         assert!(out.status.success(), "{out:?}");
-        let (inb, in_groups) = read(&dir.path().join("in.parquet"));
-        let (outb, out_groups) = read(&dir.path().join("out.parquet"));
+        let (input, in_groups) = read(&dir.path().join("in.parquet"));
+        let (output, out_groups) = read(&dir.path().join("out.parquet"));
         assert_eq!(out_groups, in_groups);
-        let input =
-            arrow_select::concat::concat_batches(&inb[0].schema(), &inb)
-                .unwrap();
-        let output =
-            arrow_select::concat::concat_batches(&outb[0].schema(), &outb)
-                .unwrap();
-        let names: Vec<String> = output
-            .schema()
-            .fields()
-            .iter()
-            .map(|f| f.name().clone())
-            .collect();
         assert_eq!(
-            names,
+            names(&output),
             [
                 "id",
                 "meta",

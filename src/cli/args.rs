@@ -263,32 +263,8 @@ pub struct Args {
     #[arg(long)]
     pub no_header: bool,
 
-    /// What URLS holds: lines, jsonl, csv, tsv, cdxj, access-log, warc or
-    /// parquet [default: found from the content].
-    ///
-    /// lines: one URL per line. jsonl: a JSON object per line, the URL in
-    /// --url-field. csv, tsv: a header, then records, the URL in the column
-    /// named by --url-column. cdxj: Common Crawl's index lines (`surt
-    /// timestamp {json}`). access-log: the combined log format, each line
-    /// judged for its own User-Agent. warc: every record with a
-    /// WARC-Target-URI. parquet: a file, the URL in --url-column (a dotted
-    /// path into struct columns). Without the flag, an input starting with
-    /// `WARC/1.` is warc, `PAR1` parquet and `{` jsonl; anything else is
-    /// lines.
-    /// Records come out in their own format with the `robots_*` fields
-    /// added (WARC: a CSV row per record), or with --emit unchanged.
-    #[arg(long, value_name = "FORMAT")]
-    pub input_format: Option<InputFormatArg>,
-
-    /// The URL's field in JSON records: a name, or a dotted path into
-    /// nested objects (`meta.source.url`) [default: url].
-    #[arg(long, value_name = "PATH")]
-    pub url_field: Option<String>,
-
-    /// The URL's column in CSV, TSV and Parquet records, by its name
-    /// (Parquet: a dotted path into struct columns) [default: url].
-    #[arg(long, value_name = "NAME", conflicts_with = "url_field")]
-    pub url_column: Option<String>,
+    #[command(flatten)]
+    pub records: RecordInput,
 
     #[command(flatten)]
     pub report: Report,
@@ -331,6 +307,45 @@ pub fn parse_agent_list(text: &str) -> Result<AgentList, String> {
         ));
     }
     Ok(AgentList { category })
+}
+
+/// What URLS holds, and where a record's URL is: the flags the default
+/// command and `crawl` share.
+#[derive(Debug, clap::Args)]
+pub struct RecordInput {
+    /// What URLS holds: lines, jsonl, csv, tsv, cdxj, access-log, warc or
+    /// parquet [default: found from the content].
+    ///
+    /// lines: one URL per line. jsonl: a JSON object per line, the URL in
+    /// --url-field. csv, tsv: a header, then records, the URL in the column
+    /// named by --url-column. cdxj: Common Crawl's index lines (`surt
+    /// timestamp {json}`). access-log: the combined log format, each line
+    /// judged for its own User-Agent (not in crawl mode). warc: every
+    /// record with a WARC-Target-URI. parquet: a file, the URL in
+    /// --url-column (a dotted path into struct columns). Without the flag,
+    /// an input starting with `WARC/1.` is warc, `PAR1` parquet and `{`
+    /// jsonl; anything else is lines.
+    /// Records come out in their own format with the `robots_*` fields
+    /// added (WARC: a CSV row per record), or with --emit unchanged.
+    #[arg(long, value_name = "FORMAT")]
+    pub input_format: Option<InputFormatArg>,
+
+    /// The URL's field in JSON records: a name, or a dotted path into
+    /// nested objects (`meta.source.url`) [default: url].
+    #[arg(long, value_name = "PATH")]
+    pub url_field: Option<String>,
+
+    /// The URL's column in CSV, TSV and Parquet records, by its name
+    /// (Parquet: a dotted path into struct columns) [default: url].
+    #[arg(long, value_name = "NAME", conflicts_with = "url_field")]
+    pub url_column: Option<String>,
+}
+
+impl RecordInput {
+    /// The URL's field or column, if one was named.
+    pub fn url_field(&self) -> Option<&str> {
+        self.url_field.as_deref().or(self.url_column.as_deref())
+    }
 }
 
 /// `--input-format`.

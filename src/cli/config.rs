@@ -147,8 +147,8 @@ impl Config {
         let mut builder = MatcherBuilder::new();
         builder.engine(args.engine);
         let records = RecordArgs {
-            format: args.input_format,
-            url_field: args.url_field.clone().or(args.url_column.clone()),
+            format: args.records.input_format,
+            url_field: args.records.url_field().map(String::from),
             explain: args.explain,
             usage: args.usage,
             table_flags: args.format.is_some()

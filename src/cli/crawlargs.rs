@@ -6,7 +6,7 @@ use clap::{Parser, ValueEnum};
 use robots_batch::crawl::{Assume, FetchPolicy};
 use robots_batch::{Dialect, EngineKind, DEFAULT_MAX_ROBOTS_BYTES};
 
-use super::args::{EmitArg, FormatArg, InputFormatArg, Report};
+use super::args::{EmitArg, FormatArg, RecordInput, Report};
 
 const CRAWL_AFTER_HELP: &str = "\
 ROBOTS.TXT SOURCES (at least one; all may be combined):
@@ -181,20 +181,8 @@ pub struct CrawlArgs {
     #[arg(long, value_name = "VERDICT", conflicts_with_all = ["explain", "format"])]
     pub emit: Option<EmitArg>,
 
-    /// What URLS holds: lines (one URL each), jsonl, csv, tsv, cdxj, warc
-    /// or parquet records (see RECORDS below) [default: found from its
-    /// first bytes].
-    #[arg(long, value_name = "FORMAT")]
-    pub input_format: Option<InputFormatArg>,
-
-    /// The URL's field in JSON records: a name, or a dotted path into
-    /// nested objects [default: url].
-    #[arg(long, value_name = "PATH")]
-    pub url_field: Option<String>,
-
-    /// The URL's column in CSV, TSV and Parquet records [default: url].
-    #[arg(long, value_name = "NAME", conflicts_with = "url_field")]
-    pub url_column: Option<String>,
+    #[command(flatten)]
+    pub records: RecordInput,
 
     /// Cut the input into chunks of about BYTES bytes (for tests).
     #[arg(long, value_name = "BYTES", hide = true)]

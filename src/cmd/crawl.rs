@@ -131,7 +131,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     } else {
         Input::Path(args.urls.clone())
     };
-    let (input_format, read) = match args.input_format {
+    let (input_format, read) = match args.records.input_format {
         Some(format) => (format, vec![]),
         None => super::records::detect(&input)?,
     };
@@ -271,7 +271,7 @@ fn run_records(
         );
     }
     let mut records = Records::crawl(format, judge);
-    if let Some(field) = args.url_field.as_ref().or(args.url_column.as_ref()) {
+    if let Some(field) = args.records.url_field() {
         records.url_field(field);
     }
     records.emit(emit).explain(args.explain);
