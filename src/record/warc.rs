@@ -103,6 +103,7 @@ impl<'m> Records<'m> {
             values: vec![],
             own: HashMap::new(),
             quoter: csv_core::WriterBuilder::new().build(),
+            usage: Default::default(),
         };
         let mut run = Run {
             worker,
