@@ -562,13 +562,619 @@ fn table_flags_do_not_apply_to_records() {
     );
 }
 
-// Records get no usage fields: --usage is refused rather than ignored.
-#[test]
-fn usage_does_not_apply_to_records() {
-    let (dir, mut cmd) = dir("records_usage");
-    dir.create("in.jsonl", "{\"url\":\"/a\"}\n");
-    let err = cmd.args(["--usage", "robots.txt", "in.jsonl"]).assert_error();
-    assert!(err.contains("--usage applies to lines of URLs"), "{err}");
+/// `--usage` on records: each agent's AI usage preferences follow its
+/// verdict fields, named `robots_train_ai`... so as not to clash, and
+/// equal to what the line mode says of the same URLs.
+mod usage_fields {
+    use std::sync::Arc;
+
+    use arrow_array::builder::StringBuilder;
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::UInt32Type;
+    use arrow_array::{Array, RecordBatch};
+    use arrow_schema::{DataType, Field, Schema};
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use parquet::arrow::ArrowWriter;
+
+    use super::{warc_record, LOG};
+    use crate::util::{setup, Dir, TestCommand};
+
+    /// Usage lines in groups (with and without paths, a wildcard one) and
+    /// a Content-Signal line before any group, for every agent.
+    const ROBOTS: &str = "Content-Signal: search=yes, ai-input=no\n\
+                          \n\
+                          User-agent: *\n\
+                          Disallow: /private\n\
+                          Content-Usage: train-ai=n\n\
+                          Content-Usage: /blog/ train-ai=y\n\
+                          \n\
+                          User-agent: GPTBot\n\
+                          Disallow: /\n\
+                          Allow: /open\n\
+                          Allow: /blog\n\
+                          Content-Usage: /open/ search=n\n\
+                          Content-Usage: /open/*.pdf$ train-ai=n\n";
+
+    fn dir(name: &str) -> (Dir, TestCommand) {
+        let (dir, cmd) = setup(name);
+        dir.create("robots.txt", ROBOTS);
+        (dir, cmd)
+    }
+
+    /// URLs whose verdicts differ between GPTBot and CCBot (`*`).
+    const URLS: [&str; 5] = [
+        "https://a.com/open/x",
+        "/blog/%7Ep",
+        "https://a.com/private/q",
+        "https://a.com/page",
+        "https://a.com/open/r.pdf",
+    ];
+
+    /// The JSON fields added for GPTBot and CCBot: each `"verdict"` or
+    /// `"verdict train-ai search ai-input"`.
+    fn fields(gptbot: &str, ccbot: &str) -> String {
+        let agent = |a: &str, said: &str| {
+            let words: Vec<&str> = said.split(' ').collect();
+            let prefs: Vec<String> = match words[1..] {
+                [] => vec!["null".to_string(); 3],
+                ref p => p.iter().map(|x| format!("\"{x}\"")).collect(),
+            };
+            format!(
+                "\"robots_verdict.{a}\":\"{}\",\"robots_train_ai.{a}\":{},\
+                 \"robots_search.{a}\":{},\"robots_ai_input.{a}\":{}",
+                words[0], prefs[0], prefs[1], prefs[2]
+            )
+        };
+        format!("{},{}", agent("GPTBot", gptbot), agent("CCBot", ccbot))
+    }
+
+    #[test]
+    fn jsonl_records_get_each_agents_preferences() {
+        let (dir, mut cmd) = dir("usage_jsonl");
+        let mut input = String::new();
+        for (i, url) in URLS.iter().enumerate() {
+            input.push_str(&format!(
+                "{{\"id\":{i},\"meta\":{{\"url\":\"{url}\"}}}}\n"
+            ));
+        }
+        input.push_str("{\"id\":5,\"meta\":{\"url\":null}}\n");
+        dir.create("in.jsonl", &input);
+        let out = cmd
+            .args(["-a", "GPTBot,CCBot", "--usage", "--url-field", "meta.url"])
+            .args(["robots.txt", "in.jsonl"])
+            .output();
+        assert!(out.status.success(), "{out:?}");
+        let want = [
+            fields(
+                "allowed unknown disallowed disallowed",
+                "allowed disallowed allowed disallowed",
+            ),
+            fields(
+                "allowed unknown allowed disallowed",
+                "allowed allowed allowed disallowed",
+            ),
+            fields("disallowed", "disallowed"),
+            fields("disallowed", "allowed disallowed allowed disallowed"),
+            // The longest matching Content-Usage line decides alone: the
+            // wildcard one says nothing of search, the signal does.
+            fields(
+                "allowed disallowed allowed disallowed",
+                "allowed disallowed allowed disallowed",
+            ),
+            fields("unknown", "unknown")
+                + ",\"robots_error\":\"the URL field is null\"",
+        ];
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let rows: Vec<&str> = stdout.lines().collect();
+        assert_eq!(rows.len(), want.len());
+        for ((row, line), added) in rows.iter().zip(input.lines()).zip(&want) {
+            let record = &line[..line.len() - 1];
+            assert_eq!(*row, format!("{record},{added}}}"));
+        }
+        // One agent, with explanations: the fields unsuffixed, each
+        // preference's deciding line after them.
+        let mut cmd = dir.command();
+        let out = cmd
+            .args(["-a", "GPTBot", "--usage", "--explain"])
+            .args(["--url-field", "meta.url", "robots.txt", "in.jsonl"])
+            .output();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let rows: Vec<&str> = stdout.lines().collect();
+        assert_eq!(
+            rows[0],
+            "{\"id\":0,\"meta\":{\"url\":\"https://a.com/open/x\"},\
+             \"robots_verdict\":\"allowed\",\"robots_line\":10,\
+             \"robots_rule\":\"Allow: /open\",\"robots_group\":\"GPTBot\",\
+             \"robots_reason\":\"rule\",\"robots_train_ai\":\"unknown\",\
+             \"robots_search\":\"disallowed\",\"robots_ai_input\":\"disallowed\",\
+             \"robots_train_ai_line\":null,\"robots_search_line\":12,\
+             \"robots_ai_input_line\":1}"
+        );
+        assert_eq!(
+            rows[2],
+            "{\"id\":2,\"meta\":{\"url\":\"https://a.com/private/q\"},\
+             \"robots_verdict\":\"disallowed\",\"robots_line\":9,\
+             \"robots_rule\":\"Disallow: /\",\"robots_group\":\"GPTBot\",\
+             \"robots_reason\":\"rule\",\"robots_train_ai\":null,\
+             \"robots_search\":null,\"robots_ai_input\":null,\
+             \"robots_train_ai_line\":null,\"robots_search_line\":null,\
+             \"robots_ai_input_line\":null}"
+        );
+        assert_eq!(
+            rows[4],
+            "{\"id\":4,\"meta\":{\"url\":\"https://a.com/open/r.pdf\"},\
+             \"robots_verdict\":\"allowed\",\"robots_line\":10,\
+             \"robots_rule\":\"Allow: /open\",\"robots_group\":\"GPTBot\",\
+             \"robots_reason\":\"rule\",\"robots_train_ai\":\"disallowed\",\
+             \"robots_search\":\"allowed\",\"robots_ai_input\":\"disallowed\",\
+             \"robots_train_ai_line\":13,\"robots_search_line\":1,\
+             \"robots_ai_input_line\":1}"
+        );
+        assert_eq!(
+            rows[5],
+            "{\"id\":5,\"meta\":{\"url\":null},\"robots_verdict\":\"unknown\",\
+             \"robots_line\":null,\"robots_rule\":null,\"robots_group\":null,\
+             \"robots_reason\":null,\"robots_train_ai\":null,\
+             \"robots_search\":null,\"robots_ai_input\":null,\
+             \"robots_train_ai_line\":null,\"robots_search_line\":null,\
+             \"robots_ai_input_line\":null,\
+             \"robots_error\":\"the URL field is null\"}"
+        );
+    }
+
+    #[test]
+    fn csv_records_get_usage_columns_and_bad_ones_empty() {
+        let (dir, mut cmd) = dir("usage_csv");
+        dir.create(
+            "in.csv",
+            "n,link\n1,https://a.com/open/x\n2,\"/blog/%7Ep\"\n3,/private\n4\n",
+        );
+        let out = cmd
+            .args(["--input-format", "csv", "--url-column", "link"])
+            .args(["-a", "GPTBot,CCBot", "--usage", "--explain"])
+            .args(["robots.txt", "in.csv"])
+            .output();
+        assert!(out.status.success(), "{out:?}");
+        let mut header = vec!["n".to_string(), "link".to_string()];
+        for agent in ["GPTBot", "CCBot"] {
+            for name in [
+                "verdict",
+                "line",
+                "rule",
+                "group",
+                "reason",
+                "train_ai",
+                "search",
+                "ai_input",
+                "train_ai_line",
+                "search_line",
+                "ai_input_line",
+            ] {
+                header.push(format!("robots_{name}.{agent}"));
+            }
+        }
+        header.push("robots_error".to_string());
+        assert_eq!(
+            String::from_utf8(out.stdout).unwrap(),
+            format!(
+                "{}\n\
+                 1,https://a.com/open/x,allowed,10,Allow: /open,GPTBot,rule,unknown,disallowed,disallowed,,12,1,\
+                 allowed,,,*,no-matching-rule,disallowed,allowed,disallowed,5,1,1,\n\
+                 2,\"/blog/%7Ep\",allowed,11,Allow: /blog,GPTBot,rule,unknown,allowed,disallowed,,1,1,\
+                 allowed,,,*,no-matching-rule,allowed,allowed,disallowed,6,1,1,\n\
+                 3,/private,disallowed,9,Disallow: /,GPTBot,rule,,,,,,,\
+                 disallowed,4,Disallow: /private,*,rule,,,,,,,\n\
+                 4,unknown,,,,,,,,,,,unknown,,,,,,,,,,,not as many fields as the header\n",
+                header.join(",")
+            )
+        );
+        // A header with a column named like a usage field is refused, as
+        // robots-batch's own output would be.
+        dir.create("clash.csv", "url,robots_search\n/a,x\n");
+        let mut cmd = dir.command();
+        let err = cmd
+            .args([
+                "--input-format",
+                "csv",
+                "--usage",
+                "robots.txt",
+                "clash.csv",
+            ])
+            .assert_error();
+        assert!(
+            err.contains("already has a column \"robots_search\""),
+            "{err}"
+        );
+        let mut cmd = dir.command();
+        let out = cmd
+            .args(["--input-format", "csv", "robots.txt", "clash.csv"])
+            .stdout();
+        assert_eq!(
+            out,
+            "url,robots_search,robots_verdict,robots_error\n/a,x,allowed,\n"
+        );
+    }
+
+    #[test]
+    fn usage_is_refused_with_emit_and_count() {
+        let (dir, _) = dir("usage_emit");
+        dir.create("in.jsonl", "{\"url\":\"/open\"}\n");
+        for flag in [&["--emit", "allowed"][..], &["-c"]] {
+            let mut cmd = dir.command();
+            let err = cmd
+                .args(flag)
+                .args(["--usage", "robots.txt", "in.jsonl"])
+                .assert_error();
+            assert!(err.contains("cannot be used with '--usage'"), "{err}");
+        }
+    }
+
+    #[test]
+    fn access_log_lines_get_their_own_agents_preferences() {
+        let (dir, mut cmd) = dir("usage_access_log");
+        dir.create("access.log", LOG);
+        let out = cmd
+            .args(["--input-format", "access-log", "--usage", "--explain"])
+            .args(["robots.txt", "access.log"])
+            .output();
+        assert!(out.status.success(), "{out:?}");
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let added: Vec<&str> = stdout
+            .lines()
+            .zip(LOG.lines())
+            .map(|(row, line)| row.strip_prefix(line).unwrap())
+            .collect();
+        let none = r#" robots_train_ai="" robots_search="" robots_ai_input="" robots_train_ai_line="" robots_search_line="" robots_ai_input_line="""#;
+        assert_eq!(
+            added,
+            [
+                format!(
+                    r#" robots_agent="Googlebot" robots_verdict="disallowed" robots_line="4" robots_rule="Disallow: /private" robots_group="*" robots_reason="rule"{none}"#
+                ),
+                r#" robots_agent="GPTBot" robots_verdict="allowed" robots_line="10" robots_rule="Allow: /open" robots_group="GPTBot" robots_reason="rule" robots_train_ai="unknown" robots_search="disallowed" robots_ai_input="disallowed" robots_train_ai_line="" robots_search_line="12" robots_ai_input_line="1""#.to_string(),
+                format!(
+                    r#" robots_agent="GPTBot" robots_verdict="disallowed" robots_line="9" robots_rule="Disallow: /" robots_group="GPTBot" robots_reason="rule"{none}"#
+                ),
+                format!(
+                    r#" robots_agent="*" robots_verdict="disallowed" robots_line="4" robots_rule="Disallow: /private" robots_group="*" robots_reason="rule"{none}"#
+                ),
+                format!(
+                    r#" robots_agent="CCBot" robots_verdict="disallowed" robots_line="4" robots_rule="Disallow: /private" robots_group="*" robots_reason="rule"{none}"#
+                ),
+                r#" robots_agent="*" robots_verdict="unknown" robots_error="no request line with a path""#.to_string(),
+            ]
+        );
+        // An allowed request of an agent of the `*` group.
+        dir.create(
+            "ccbot.log",
+            "10.0.0.2 - - [10/Oct/2025:13:55:40 +0000] \"GET /blog/%7Ep HTTP/1.1\" 200 99 \"-\" \"CCBot/2.0\"\n",
+        );
+        let mut cmd = dir.command();
+        let out = cmd
+            .args(["--input-format", "access-log", "--usage"])
+            .args(["robots.txt", "ccbot.log"])
+            .stdout();
+        assert!(
+            out.ends_with(
+                " robots_agent=\"CCBot\" robots_verdict=\"allowed\" \
+                 robots_train_ai=\"allowed\" robots_search=\"allowed\" \
+                 robots_ai_input=\"disallowed\"\n"
+            ),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn warc_report_gets_usage_columns() {
+        let (dir, mut cmd) = dir("usage_warc");
+        let records = [
+            warc_record("warcinfo", None, 1, "software: test\r\n"),
+            warc_record(
+                "response",
+                Some("https://a.com/open/1"),
+                2,
+                "HTTP/1.1 200 OK\r\n\r\nhello",
+            ),
+            warc_record(
+                "response",
+                Some("https://a.com/private/2"),
+                3,
+                "HTTP/1.1 200 OK\r\n\r\nsecret",
+            ),
+        ];
+        dir.create("in.warc", records.concat());
+        let out = cmd
+            .args(["-a", "GPTBot", "--usage", "robots.txt", "in.warc"])
+            .stdout();
+        assert_eq!(
+            out,
+            "warc_record_id,warc_type,url,robots_verdict,robots_train_ai,robots_search,robots_ai_input,robots_error\n\
+             <urn:uuid:1>,warcinfo,,,,,,\n\
+             <urn:uuid:2>,response,https://a.com/open/1,allowed,unknown,disallowed,disallowed,\n\
+             <urn:uuid:3>,response,https://a.com/private/2,disallowed,,,,\n"
+        );
+    }
+
+    #[test]
+    fn parquet_usage_columns_are_nullable_strings_and_line_numbers() {
+        let (dir, mut cmd) = dir("usage_parquet");
+        let mut url = StringBuilder::new();
+        for u in URLS {
+            url.append_value(u);
+        }
+        url.append_null();
+        let schema = Arc::new(Schema::new(vec![Field::new(
+            "url",
+            DataType::Utf8,
+            true,
+        )]));
+        let batch =
+            RecordBatch::try_new(schema.clone(), vec![Arc::new(url.finish())])
+                .unwrap();
+        let mut bytes = vec![];
+        let mut writer =
+            ArrowWriter::try_new(&mut bytes, schema, None).unwrap();
+        writer.write(&batch).unwrap();
+        writer.close().unwrap();
+        dir.create("in.parquet", &bytes);
+        let out = cmd
+            .args(["-a", "GPTBot,CCBot", "--usage", "--explain"])
+            .args(["-o", "out.parquet", "robots.txt", "in.parquet"])
+            .output();
+        assert!(out.status.success(), "{out:?}");
+        let file =
+            std::fs::File::open(dir.path().join("out.parquet")).unwrap();
+        let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+            .unwrap()
+            .build()
+            .unwrap();
+        let batches: Vec<RecordBatch> = reader.map(Result::unwrap).collect();
+        let output = arrow_select::concat::concat_batches(
+            &batches[0].schema(),
+            &batches,
+        )
+        .unwrap();
+        let schema = output.schema();
+        for name in ["robots_train_ai.GPTBot", "robots_ai_input.CCBot"] {
+            let field = schema.field_with_name(name).unwrap();
+            assert_eq!(field.data_type(), &DataType::Utf8, "{name}");
+            assert!(field.is_nullable());
+        }
+        for name in [
+            "robots_line.GPTBot",
+            "robots_train_ai_line.GPTBot",
+            "robots_search_line.CCBot",
+        ] {
+            let field = schema.field_with_name(name).unwrap();
+            assert_eq!(field.data_type(), &DataType::UInt32, "{name}");
+        }
+        let text = |name: &str| -> Vec<Option<String>> {
+            let c = output.column_by_name(name).unwrap().as_string::<i32>();
+            (0..c.len())
+                .map(|i| (!c.is_null(i)).then(|| c.value(i).to_string()))
+                .collect()
+        };
+        let number = |name: &str| -> Vec<Option<u32>> {
+            let c = output
+                .column_by_name(name)
+                .unwrap()
+                .as_primitive::<UInt32Type>();
+            (0..c.len()).map(|i| (!c.is_null(i)).then(|| c.value(i))).collect()
+        };
+        let s = |v: &[Option<&str>]| -> Vec<Option<String>> {
+            v.iter().map(|x| x.map(String::from)).collect()
+        };
+        let (a, d, u) = (Some("allowed"), Some("disallowed"), Some("unknown"));
+        assert_eq!(
+            text("robots_train_ai.GPTBot"),
+            s(&[u, u, None, None, d, None])
+        );
+        assert_eq!(
+            text("robots_search.GPTBot"),
+            s(&[d, a, None, None, a, None])
+        );
+        assert_eq!(
+            text("robots_ai_input.CCBot"),
+            s(&[d, d, None, d, d, None])
+        );
+        assert_eq!(
+            text("robots_train_ai.CCBot"),
+            s(&[d, a, None, d, d, None])
+        );
+        assert_eq!(
+            number("robots_train_ai_line.GPTBot"),
+            [None, None, None, None, Some(13), None]
+        );
+        assert_eq!(
+            number("robots_search_line.GPTBot"),
+            [Some(12), Some(1), None, None, Some(1), None]
+        );
+        assert_eq!(
+            number("robots_train_ai_line.CCBot"),
+            [Some(5), Some(6), None, Some(5), Some(5), None]
+        );
+        assert_eq!(
+            text("robots_error"),
+            s(&[None, None, None, None, None, Some("the URL field is null")])
+        );
+    }
+
+    /// URLs that exercise the path's extraction and normalisation:
+    /// schemes, ports, no host, percent-encoding, queries, fragments,
+    /// wildcards' `$`, case, commas and quotes.
+    fn tricky_urls() -> Vec<String> {
+        let hosts = ["https://a.com", "http://A.com:8080", "a.com", ""];
+        let paths = [
+            "/",
+            "/open",
+            "/open/",
+            "/open/x",
+            "/open/r.pdf",
+            "/open/r.pdf?x=1",
+            "/open/r.PDF",
+            "/open/%72.pdf",
+            "/open/a%2Fb.pdf",
+            "/%6Fpen/x",
+            "/open/x#frag.pdf",
+            "/open/\u{e9}.pdf",
+            "/open/a,b\"c",
+            "/open/x?y=/blog/",
+            "/blog",
+            "/blog/",
+            "/blog/%7Ep",
+            "/blog/%7ep",
+            "/Blog/x",
+            "/private",
+            "/private/q",
+            "/page",
+            "?q",
+        ];
+        let mut urls = vec![];
+        for host in hosts {
+            for path in paths {
+                urls.push(format!("{host}{path}"));
+            }
+        }
+        urls
+    }
+
+    /// The line mode's rows for `urls`, in `--layout long`: per URL and
+    /// agent, the verdict then each usage column and its line.
+    fn line_mode(dir: &Dir, urls: &[String]) -> Vec<Vec<serde_json::Value>> {
+        dir.create("urls.txt", urls.join("\n") + "\n");
+        let out = dir
+            .command()
+            .args(["-a", "GPTBot,CCBot", "--usage", "--explain"])
+            .args(["--layout", "long", "--format", "jsonl"])
+            .args(["robots.txt", "urls.txt"])
+            .stdout();
+        let rows: Vec<serde_json::Value> =
+            out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(rows.len(), urls.len() * 2);
+        rows.iter()
+            .enumerate()
+            .map(|(i, row)| {
+                assert_eq!(row["url"], urls[i / 2].as_str());
+                assert_eq!(row["agent"], ["GPTBot", "CCBot"][i % 2]);
+                [
+                    "verdict",
+                    "train-ai",
+                    "search",
+                    "ai-input",
+                    "train-ai-line",
+                    "search-line",
+                    "ai-input-line",
+                ]
+                .iter()
+                .map(|k| row[k].clone())
+                .collect()
+            })
+            .collect()
+    }
+
+    /// A record's fields as [`line_mode`] gives them, from `get(name)`.
+    fn record_fields(
+        get: impl Fn(&str) -> serde_json::Value,
+        agent: &str,
+    ) -> Vec<serde_json::Value> {
+        [
+            "verdict",
+            "train_ai",
+            "search",
+            "ai_input",
+            "train_ai_line",
+            "search_line",
+            "ai_input_line",
+        ]
+        .iter()
+        .map(|k| get(&format!("robots_{k}.{agent}")))
+        .collect()
+    }
+
+    #[test]
+    fn records_agree_with_the_line_mode() {
+        let (dir, _) = dir("usage_differential");
+        let urls = tricky_urls();
+        let want = line_mode(&dir, &urls);
+        // Every kind of value is met, so that the comparison says something.
+        let values: Vec<String> = want
+            .iter()
+            .flat_map(|r| r.iter().map(|v| v.to_string()))
+            .collect();
+        for v in
+            ["\"allowed\"", "\"disallowed\"", "\"unknown\"", "null", "13", "6"]
+        {
+            assert!(values.iter().any(|x| x == v), "{v} never met");
+        }
+
+        let mut jsonl = String::new();
+        for url in &urls {
+            let record = serde_json::json!({"meta": {"url": url}, "x": 1});
+            jsonl.push_str(&record.to_string());
+            jsonl.push('\n');
+        }
+        dir.create("in.jsonl", &jsonl);
+        let out = dir
+            .command()
+            .args(["-a", "GPTBot,CCBot", "--usage", "--explain"])
+            .args([
+                "--url-field",
+                "meta.url",
+                "-j",
+                "2",
+                "--chunk-size",
+                "300",
+            ])
+            .args(["robots.txt", "in.jsonl"])
+            .stdout();
+        let rows: Vec<serde_json::Value> =
+            out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(rows.len(), urls.len());
+        for (i, row) in rows.iter().enumerate() {
+            assert_eq!(row["meta"]["url"], urls[i].as_str());
+            for (j, agent) in ["GPTBot", "CCBot"].iter().enumerate() {
+                let got = record_fields(|k| row[k].clone(), agent);
+                assert_eq!(got, want[2 * i + j], "JSONL {} {agent}", urls[i]);
+            }
+        }
+
+        let mut wtr = csv::Writer::from_writer(vec![]);
+        wtr.write_record(["id", "url"]).unwrap();
+        for (i, url) in urls.iter().enumerate() {
+            wtr.write_record([i.to_string().as_str(), url]).unwrap();
+        }
+        dir.create("in.csv", wtr.into_inner().unwrap());
+        let out = dir
+            .command()
+            .args(["-a", "GPTBot,CCBot", "--usage", "--explain"])
+            .args(["--input-format", "csv", "robots.txt", "in.csv"])
+            .stdout();
+        let mut rdr = csv::Reader::from_reader(out.as_bytes());
+        let header = rdr.headers().unwrap().clone();
+        let rows: Vec<csv::StringRecord> =
+            rdr.records().map(Result::unwrap).collect();
+        assert_eq!(rows.len(), urls.len());
+        for (i, row) in rows.iter().enumerate() {
+            assert_eq!(&row[1], urls[i]);
+            // CSV has no types: the line mode's values as CSV writes them.
+            let get = |k: &str| {
+                let c = header.iter().position(|h| h == k).unwrap();
+                serde_json::Value::String(row[c].to_string())
+            };
+            for (j, agent) in ["GPTBot", "CCBot"].iter().enumerate() {
+                let want: Vec<serde_json::Value> = want[2 * i + j]
+                    .iter()
+                    .map(|v| match v {
+                        serde_json::Value::Null => "".into(),
+                        serde_json::Value::String(s) => s.as_str().into(),
+                        n => n.to_string().into(),
+                    })
+                    .collect();
+                let got = record_fields(get, agent);
+                assert_eq!(got, want, "CSV {} {agent}", urls[i]);
+            }
+        }
+    }
 }
 
 /// Crawl-log mode's sites: a.com with [`ROBOTS`] and b.com disallowing

@@ -173,7 +173,9 @@ pub struct Args {
     /// kinds of line apply, the most restrictive preference wins. With
     /// --explain, `train-ai-line`, `search-line` and `ai-input-line` name
     /// the line that decided each. With --layout wide, the columns are
-    /// `<agent>.train-ai` and so on after each agent's verdict.
+    /// `<agent>.train-ai` and so on after each agent's verdict. Records
+    /// (--input-format) get the fields `robots_train_ai`, `robots_search`
+    /// and `robots_ai_input` (and `robots_train_ai_line`...).
     #[arg(long)]
     pub usage: bool,
 

@@ -100,7 +100,7 @@ pub struct RecordArgs {
     pub url_field: Option<String>,
     /// `--explain`.
     pub explain: bool,
-    /// `--usage`: records have no usage fields.
+    /// `--usage`: each agent's usage preferences follow its verdict.
     pub usage: bool,
     /// `--format`, `--layout` or `-c` was given: they apply to lines only.
     pub table_flags: bool,

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use robots_batch::record::{RecordFormat, Records};
-use robots_batch::{Batch, Stats};
+use robots_batch::{Batch, Stats, Usage};
 
 use super::default::{print_stats, run_error};
 use crate::cli::args::{CompressArg, InputFormatArg};
@@ -121,13 +121,6 @@ pub fn run(
             format.name()
         );
     }
-    if rf.usage {
-        anyhow::bail!(
-            "--usage applies to lines of URLs; {name} is read as {} records, \
-             which get no usage fields",
-            format.name()
-        );
-    }
     if format == RecordFormat::AccessLog && rf.agent_flags {
         anyhow::bail!(
             "an access log is judged, line by line, for the agent of each \
@@ -148,6 +141,19 @@ pub fn run(
     records.emit(emit).explain(rf.explain);
     if format == RecordFormat::AccessLog {
         records.per_line_agents(&rf.robots, rf.dialect, rf.builder.clone());
+    }
+    if rf.usage {
+        // An access log's agents are known line by line: their usage
+        // lines are selected as each is met.
+        let usage = match format {
+            RecordFormat::AccessLog => vec![],
+            _ => config
+                .agents
+                .iter()
+                .map(|a| Usage::select(&rf.robots, a, rf.dialect))
+                .collect(),
+        };
+        records.usage(usage);
     }
     let inputs = [Some(config.robots.as_path()), config.input.path()];
     let target = Target {

@@ -30,6 +30,7 @@ use crate::dialect::Dialect;
 use crate::matcher::{Matcher, MatcherBuilder, Scratch, Verdict};
 use crate::output::{push_csv_field, push_json_string, push_tsv_field};
 use crate::robots::Robots;
+use crate::usage::{Category, Usage, UsagePrefs};
 
 mod access_log;
 mod json;
@@ -94,6 +95,11 @@ pub struct Records<'m> {
     /// Crawl-log mode: each record judged by its origin's robots.txt
     /// (`matchers` is empty then).
     crawl: Option<&'m CrawlJudge>,
+    /// With `--usage`: per agent (`usage[i]` for `matchers[i]`), the
+    /// usage lines whose preferences follow its verdict fields; for access
+    /// logs, empty: each line's agent's are selected as its matcher is
+    /// compiled.
+    usage: Option<Vec<Usage>>,
     /// The names of the fields added to each record, `robots_error` last.
     columns: Vec<String>,
 }
@@ -108,6 +114,23 @@ struct PerLine<'m> {
 
 /// The name of the field that says why a record is bad.
 const ERROR: &str = "robots_error";
+
+/// The usage fields, one per [`Category`] in the order of
+/// [`Category::ALL`]: `robots_` and the category's name with `_` for `-`,
+/// as the other added fields are named.
+pub const USAGE_FIELDS: [&str; 3] =
+    ["robots_train_ai", "robots_search", "robots_ai_input"];
+
+/// The fields of the lines that decided each usage preference.
+pub const USAGE_LINE_FIELDS: [&str; 3] =
+    ["robots_train_ai_line", "robots_search_line", "robots_ai_input_line"];
+
+/// Whether the added field `name` holds a line number (`robots_line` and
+/// the usage lines, with or without their `.<agent>`).
+fn is_line_field(name: &str) -> bool {
+    let base = name.split('.').next().unwrap_or(name);
+    base == "robots_line" || USAGE_LINE_FIELDS.contains(&base)
+}
 
 /// The verdict of a bad record.
 const UNKNOWN: &[u8] = b"unknown";
@@ -129,6 +152,7 @@ impl<'m> Records<'m> {
             agents: agents.to_vec(),
             per_line: None,
             crawl: None,
+            usage: None,
             columns: vec![],
         };
         records.columns = records.columns();
@@ -180,6 +204,20 @@ impl<'m> Records<'m> {
         self
     }
 
+    /// Adds each agent's AI usage preferences after its verdict fields
+    /// (`usage[i]` for the agent of `matchers[i]`; for access logs an
+    /// empty list, each line's agent's being selected under the robots.txt
+    /// of [`Records::per_line_agents`]): `robots_train_ai`,
+    /// `robots_search` and `robots_ai_input`, each `allowed`, `disallowed`
+    /// or `unknown`, no value where the verdict is `disallowed` or the
+    /// record is bad; with explanations, then the deciding line of each,
+    /// `robots_train_ai_line`... (no value when unknown).
+    pub fn usage(&mut self, usage: Vec<Usage>) -> &mut Records<'m> {
+        self.usage = Some(usage);
+        self.columns = self.columns();
+        self
+    }
+
     /// Access logs: judges each line for the agent of its own User-Agent
     /// field (see the README) under `robots`, rather than for the
     /// matchers' agents.
@@ -196,8 +234,10 @@ impl<'m> Records<'m> {
 
     /// The names of the added fields: `robots_agent` (access logs), then
     /// per agent `robots_verdict` and with explanations `robots_line`,
-    /// `robots_rule`, `robots_group` and `robots_reason` (each followed
-    /// by `.<agent>` when there are several agents), then `robots_error`.
+    /// `robots_rule`, `robots_group` and `robots_reason`, with usage
+    /// [`USAGE_FIELDS`] (and with explanations [`USAGE_LINE_FIELDS`]), each
+    /// followed by `.<agent>` when there are several agents, then
+    /// `robots_error`.
     pub fn added_fields(&self) -> &[String] {
         &self.columns
     }
@@ -221,6 +261,12 @@ impl<'m> Records<'m> {
                 "robots_group",
                 "robots_reason",
             ]);
+        }
+        if self.usage.is_some() {
+            per_agent.extend(USAGE_FIELDS);
+            if self.explain {
+                per_agent.extend(USAGE_LINE_FIELDS);
+            }
         }
         if self.per_line.is_some() {
             names.push("robots_agent".to_string());
@@ -411,6 +457,7 @@ struct RecordWorker<'r, 'm> {
     crawl_verdicts: Vec<CrawlVerdict>,
     /// The texts of [`Value::Copied`] values.
     texts: Vec<u8>,
+    usage: WorkerUsage,
 }
 
 impl<'r, 'm> RecordWorker<'r, 'm> {
@@ -430,8 +477,22 @@ impl<'r, 'm> RecordWorker<'r, 'm> {
             crawl: records.crawl.map(CrawlJudge::scratch),
             crawl_verdicts: vec![],
             texts: vec![],
+            usage: WorkerUsage::default(),
         }
     }
+}
+
+/// A worker thread's state for the usage fields.
+#[derive(Debug, Default)]
+struct WorkerUsage {
+    /// The path of the record just judged, extracted and normalised.
+    path: Vec<u8>,
+    /// Per agent, the preferences for the record just judged (`None`
+    /// where the agent may not fetch it).
+    prefs: Vec<Option<UsagePrefs>>,
+    /// Access logs: the usage lines of each agent met, bounded in number
+    /// as the matchers are.
+    own: HashMap<String, Usage>,
 }
 
 /// The most agents of an access log whose matchers a thread keeps: past
@@ -680,6 +741,10 @@ impl<'m> RecordWorker<'_, 'm> {
             }
             return;
         }
+        let prefs = match (&verdict, url) {
+            (Some((v, _)), Ok(url)) => self.own_prefs(agent, url, *v),
+            _ => None,
+        };
         out.extend_from_slice(text);
         push_log_field(out, b"robots_agent", agent.as_bytes());
         match verdict {
@@ -695,6 +760,7 @@ impl<'m> RecordWorker<'_, 'm> {
                     push_log_field(out, b"robots_group", group.as_bytes());
                     push_log_field(out, b"robots_reason", reason.as_bytes());
                 }
+                self.push_usage_log_fields(out, prefs);
             }
             None => {
                 push_log_field(out, b"robots_verdict", UNKNOWN);
@@ -706,6 +772,30 @@ impl<'m> RecordWorker<'_, 'm> {
             }
         }
         out.push(b'\n');
+    }
+
+    /// With usage, appends an access log line's usage fields: empty
+    /// values where the agent may not fetch the URL (`prefs` is `None`).
+    fn push_usage_log_fields(
+        &self,
+        out: &mut Vec<u8>,
+        prefs: Option<UsagePrefs>,
+    ) {
+        if self.records.usage.is_none() {
+            return;
+        }
+        for (category, name) in Category::ALL.into_iter().zip(USAGE_FIELDS) {
+            let value = prefs.map_or("", |p| p.get(category).name());
+            push_log_field(out, name.as_bytes(), value.as_bytes());
+        }
+        if self.records.explain {
+            let names = Category::ALL.into_iter().zip(USAGE_LINE_FIELDS);
+            for (category, name) in names {
+                let line = prefs.and_then(|p| p.line(category));
+                let value = line.map_or(String::new(), |n| n.to_string());
+                push_log_field(out, name.as_bytes(), value.as_bytes());
+            }
+        }
     }
 
     /// The verdict for `agent`'s matcher, compiled the first time this
@@ -763,6 +853,7 @@ impl<'m> RecordWorker<'_, 'm> {
                     stats.count_verdict(Some(verdict.is_allowed()));
                     self.verdicts.push(verdict);
                 }
+                self.judge_usage(url);
                 Some(self.verdicts.iter().all(|v| v.is_allowed()))
             }
             Err(why) => {
@@ -822,6 +913,7 @@ impl<'m> RecordWorker<'_, 'm> {
                 if self.records.explain {
                     self.values.extend([Value::Nothing; 4]);
                 }
+                self.push_usage_values(None);
                 continue;
             }
             let verdict = self.verdicts[i];
@@ -836,6 +928,7 @@ impl<'m> RecordWorker<'_, 'm> {
                     Value::Text(why.reason().name().as_bytes()),
                 ]);
             }
+            self.push_usage_values(self.usage.prefs.get(i).copied().flatten());
         }
     }
 
@@ -883,6 +976,80 @@ impl<'m> RecordWorker<'_, 'm> {
                 None => self.values.extend([Value::Nothing; 2]),
             }
         }
+    }
+
+    /// With usage, finds each agent's preferences for `url`, just judged
+    /// (into `self.verdicts`): its path is extracted and normalised as
+    /// the line mode's table does it, so that both agree.
+    fn judge_usage(&mut self, url: &[u8]) {
+        let records = self.records;
+        let Some(ref usages) = records.usage else { return };
+        let state = &mut self.usage;
+        state.prefs.clear();
+        let first = usages.first().map(Usage::dialect);
+        let path = first.map(|d| d.path(url, &mut state.path));
+        let mut other = vec![];
+        for (u, v) in usages.iter().zip(&self.verdicts) {
+            if !v.is_allowed() {
+                state.prefs.push(None);
+                continue;
+            }
+            let path = match path {
+                Some(path) if Some(u.dialect()) == first => path,
+                _ => u.dialect().path(url, &mut other),
+            };
+            state.prefs.push(Some(u.prefs(path)));
+        }
+    }
+
+    /// With usage, appends one agent's usage values: its preferences
+    /// (`None`: it may not fetch the URL, or the record is bad) and with
+    /// explanations their deciding lines.
+    fn push_usage_values(&mut self, prefs: Option<UsagePrefs>) {
+        if self.records.usage.is_none() {
+            return;
+        }
+        for category in Category::ALL {
+            self.values.push(match prefs {
+                Some(p) => Value::Text(p.get(category).name().as_bytes()),
+                None => Value::Nothing,
+            });
+        }
+        if self.records.explain {
+            for category in Category::ALL {
+                let line = prefs.and_then(|p| p.line(category));
+                self.values.push(line.map_or(Value::Nothing, Value::Number));
+            }
+        }
+    }
+
+    /// Access logs with usage: the preferences of the line's own `agent`
+    /// for `url` (`None` when it may not fetch it), its usage lines
+    /// selected the first time this thread meets the agent.
+    fn own_prefs(
+        &mut self,
+        agent: &str,
+        url: &[u8],
+        verdict: Verdict,
+    ) -> Option<UsagePrefs> {
+        let per_line = self.records.per_line.as_ref()?;
+        self.records.usage.as_ref()?;
+        if !verdict.is_allowed() {
+            return None;
+        }
+        let own = &mut self.usage.own;
+        let key = agent.to_ascii_lowercase();
+        if !own.contains_key(&key) {
+            if own.len() >= MAX_OWN_AGENTS {
+                own.clear();
+            }
+            let usage =
+                Usage::select(per_line.robots, agent, per_line.dialect);
+            own.insert(key.clone(), usage);
+        }
+        let usage = own.get(&key)?;
+        let path = usage.dialect().path(url, &mut self.usage.path);
+        Some(usage.prefs(path))
     }
 
     /// Appends the added fields to a JSON object (`fields`: it has some

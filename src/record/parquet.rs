@@ -17,7 +17,7 @@ use parquet::arrow::arrow_reader::{
 use parquet::arrow::ArrowWriter;
 use parquet::file::properties::WriterProperties;
 
-use super::{invalid, json, RecordWorker, Records, Value};
+use super::{invalid, is_line_field, json, RecordWorker, Records, Value};
 use crate::batch::{Sink, Stats};
 
 /// Rows read at a time, within a row group.
@@ -62,8 +62,8 @@ fn arrow_error(err: arrow_schema::ArrowError) -> io::Error {
 
 impl Records<'_> {
     /// Runs every row of the Parquet file `file`: a Parquet file to `sink`
-    /// with the input's schema and the added columns (`robots_line` an
-    /// unsigned integer, the others strings; `robots_error` null unless
+    /// with the input's schema and the added columns (`robots_line` and
+    /// the usage lines unsigned integers, the others strings; `robots_error` null unless
     /// the URL is), row group for row group, in the input's compression;
     /// with `--emit`, the rows wanted, in the input's schema. A URL column
     /// that is missing or holds no strings, or a file that is no Parquet
@@ -104,7 +104,7 @@ impl Records<'_> {
                     .map(|f| f.as_ref().clone())
                     .collect();
                 for name in &self.columns {
-                    let kind = if name.starts_with("robots_line") {
+                    let kind = if is_line_field(name) {
                         DataType::UInt32
                     } else {
                         DataType::Utf8
@@ -229,7 +229,7 @@ impl Records<'_> {
         let mut strings: Vec<Option<StringBuilder>> = vec![];
         let mut numbers: Vec<Option<UInt32Builder>> = vec![];
         for name in &self.columns {
-            let number = name.starts_with("robots_line");
+            let number = is_line_field(name);
             strings.push((!number).then(StringBuilder::new));
             numbers.push(number.then(UInt32Builder::new));
         }
@@ -274,7 +274,7 @@ impl Records<'_> {
             .map(|f| f.as_ref().clone())
             .collect();
         for name in &self.columns {
-            let kind = if name.starts_with("robots_line") {
+            let kind = if is_line_field(name) {
                 DataType::UInt32
             } else {
                 DataType::Utf8
