@@ -97,25 +97,7 @@ impl Records<'_> {
         }
         let out_schema = match self.emit {
             Some(_) => schema.clone(),
-            None => {
-                let mut fields: Vec<Field> = schema
-                    .fields()
-                    .iter()
-                    .map(|f| f.as_ref().clone())
-                    .collect();
-                for name in &self.columns {
-                    let kind = if is_line_field(name) {
-                        DataType::UInt32
-                    } else {
-                        DataType::Utf8
-                    };
-                    fields.push(Field::new(name, kind, true));
-                }
-                Arc::new(Schema::new_with_metadata(
-                    fields,
-                    schema.metadata().clone(),
-                ))
-            }
+            None => Arc::new(self.with_added(&schema)),
         };
         let shared = Shared::default();
         let mut writer = ArrowWriter::try_new(
@@ -267,12 +249,15 @@ impl Records<'_> {
                 _ => {}
             }
         }
-        let mut fields: Vec<Field> = batch
-            .schema()
-            .fields()
-            .iter()
-            .map(|f| f.as_ref().clone())
-            .collect();
+        let schema = self.with_added(&batch.schema());
+        RecordBatch::try_new(Arc::new(schema), columns).map_err(arrow_error)
+    }
+
+    /// `schema` with the added columns after its own: line numbers as
+    /// unsigned integers, the others as strings, all nullable.
+    fn with_added(&self, schema: &Schema) -> Schema {
+        let mut fields: Vec<Field> =
+            schema.fields().iter().map(|f| f.as_ref().clone()).collect();
         for name in &self.columns {
             let kind = if is_line_field(name) {
                 DataType::UInt32
@@ -281,10 +266,6 @@ impl Records<'_> {
             };
             fields.push(Field::new(name, kind, true));
         }
-        let schema = Schema::new_with_metadata(
-            fields,
-            batch.schema().metadata().clone(),
-        );
-        RecordBatch::try_new(Arc::new(schema), columns).map_err(arrow_error)
+        Schema::new_with_metadata(fields, schema.metadata().clone())
     }
 }
