@@ -331,6 +331,13 @@ impl Matcher {
         }
     }
 
+    /// Makes `scratch`, made for another matcher, ready for this one,
+    /// keeping its buffers: a thread that moves from one matcher to the
+    /// next (a crawl log's origins) allocates nothing.
+    pub fn renew_scratch(&self, scratch: &mut Scratch) {
+        self.engine.renew_scratch(&mut scratch.engine);
+    }
+
     /// The dialect the matcher was compiled for.
     pub fn dialect(&self) -> Dialect {
         self.rules.dialect()

@@ -5,6 +5,8 @@ use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use arc_swap::ArcSwapOption;
+
 use super::hash::HashMap;
 use super::origin::origin_key;
 use super::reference;
@@ -205,7 +207,7 @@ pub struct CrawlJudge {
     builder: MatcherBuilder,
     agents: Vec<String>,
     dialect: Dialect,
-    cache: Mutex<Cache<usize>>,
+    cache: JudgeCache,
     shared: Option<(Arc<MatcherCache>, Arc<Settings>)>,
     /// URLs an origin's rules judge with the `scan` engine before they
     /// are compiled with the builder's; 0 to compile at once.
@@ -233,31 +235,31 @@ pub struct CrawlJudge {
 /// "Crawl mode: scan first, compile later, share by body".
 pub const DEFAULT_COMPILE_AFTER: usize = 1_000;
 
-/// Per-thread state of a [`CrawlJudge`]: the key buffer, and the matchers
-/// of the origin seen last (URLs of one origin tend to come together).
+/// Per-thread state of a [`CrawlJudge`]: the key buffer, the matchers of
+/// the origin seen last (URLs of one origin tend to come together), and
+/// one matcher scratch per agent, reused from origin to origin so that a
+/// change of origin allocates nothing.
 #[derive(Debug)]
 pub struct CrawlScratch {
     key: Vec<u8>,
-    current: Option<Current>,
-}
-
-/// The matchers a thread uses now, with their scratches.
-#[derive(Debug)]
-struct Current {
-    index: usize,
-    entry: Entry,
+    current: Option<(usize, Arc<Entry>)>,
     scratches: Vec<Scratch>,
 }
 
 impl CrawlScratch {
     /// The matchers that gave the last verdicts from rules.
     pub(crate) fn current_matchers(&self) -> Option<&[Matcher]> {
-        self.current.as_ref().map(|c| &*c.entry.matchers)
+        self.current.as_ref().map(|(_, e)| &*e.matchers)
     }
 
-    fn set_current(&mut self, index: usize, entry: Entry) {
-        let scratches = entry.matchers.iter().map(Matcher::scratch).collect();
-        self.current = Some(Current { index, entry, scratches });
+    fn set_current(&mut self, index: usize, entry: Arc<Entry>) {
+        for (i, m) in entry.matchers.iter().enumerate() {
+            match self.scratches.get_mut(i) {
+                Some(scratch) => m.renew_scratch(scratch),
+                None => self.scratches.push(m.scratch()),
+            }
+        }
+        self.current = Some((index, entry));
     }
 }
 
@@ -325,13 +327,13 @@ impl CrawlJudge {
             DEFAULT_COMPILE_AFTER
         };
         CrawlJudge {
+            cache: JudgeCache::new(fetches.len(), policy.cache_bytes),
             fetches,
             resolved,
             policy,
             builder,
             agents: agents.to_vec(),
             dialect,
-            cache: Mutex::new(Cache::new(policy.cache_bytes, true)),
             shared: None,
             compile_after,
             unused_captures,
@@ -392,7 +394,7 @@ impl CrawlJudge {
 
     /// Fresh per-thread state.
     pub fn scratch(&self) -> CrawlScratch {
-        CrawlScratch { key: vec![], current: None }
+        CrawlScratch { key: vec![], current: None, scratches: vec![] }
     }
 
     /// The name of the fetch whose robots.txt or status decided `verdict`
@@ -524,15 +526,14 @@ impl CrawlJudge {
             }
             Located::Rules { fetch, compiled } => (fetch, compiled),
         };
-        if scratch.current.as_ref().map(|c| c.index) != Some(compiled) {
+        if scratch.current.as_ref().map(|c| c.0) != Some(compiled) {
             scratch.set_current(compiled, self.entry(compiled));
         }
         self.compile_when_due(compiled, scratch);
-        let Some(ref mut current) = scratch.current else {
+        let Some((_, ref entry)) = scratch.current else {
             unreachable!("the current matchers were just set")
         };
-        let pairs = current.entry.matchers.iter().zip(&mut current.scratches);
-        for (m, s) in pairs {
+        for (m, s) in entry.matchers.iter().zip(&mut scratch.scratches) {
             let v = m.verdict(url, s);
             out.push(CrawlVerdict {
                 allowed: Some(v.is_allowed()),
@@ -547,8 +548,8 @@ impl CrawlJudge {
     /// compilation) once the origin has more than `compile_after` URLs, so
     /// that the URL being judged is the first to use them.
     fn compile_when_due(&self, compiled: usize, scratch: &mut CrawlScratch) {
-        let Some(ref current) = scratch.current else { return };
-        let Some(ref scanned) = current.entry.scanned else { return };
+        let Some((_, ref entry)) = scratch.current else { return };
+        let Some(ref scanned) = entry.scanned else { return };
         let n = scanned.urls.fetch_add(1, Ordering::Relaxed) + 1;
         if n <= self.compile_after {
             return;
@@ -572,33 +573,33 @@ impl CrawlJudge {
     /// The compiled matchers of the fetch at `index`, if a cache holds
     /// them (the judge's own, else the shared one, which then fills the
     /// judge's).
-    fn compiled(&self, index: usize) -> Option<Entry> {
-        let local = self.lock().map.get(&index).cloned();
+    fn compiled(&self, index: usize) -> Option<Arc<Entry>> {
+        let local = self.cache.get(index);
         if let Some(entry) = local.filter(|e| e.scanned.is_none()) {
             return Some(entry);
         }
         let (cache, key) = self.shared_key(index)?;
         let entry = cache.get(&key).filter(|e| e.scanned.is_none())?;
-        self.lock().insert(index, entry.clone());
+        self.cache.insert(index, Arc::clone(&entry));
         Some(entry)
     }
 
     /// The matchers of the fetch at `index`, from the cache, else built
     /// now (for scanning first, unless `compile_after` is 0).
     pub fn matchers(&self, index: usize) -> Arc<[Matcher]> {
-        self.entry(index).matchers
+        Arc::clone(&self.entry(index).matchers)
     }
 
-    fn entry(&self, index: usize) -> Entry {
-        if let Some(entry) = self.lock().map.get(&index) {
-            return entry.clone();
+    fn entry(&self, index: usize) -> Arc<Entry> {
+        if let Some(entry) = self.cache.get(index) {
+            return entry;
         }
         // Built outside the lock: two threads may both build one origin's
         // matchers, but no thread waits for another's compilation.
         let key = self.shared_key(index);
         if let Some((cache, ref key)) = key {
             if let Some(entry) = cache.get(key) {
-                self.lock().insert(index, entry.clone());
+                self.cache.insert(index, Arc::clone(&entry));
                 return entry;
             }
         }
@@ -615,7 +616,7 @@ impl CrawlJudge {
 
     /// Compiles the matchers of the fetch at `index` with the builder's
     /// engine, in place of any scanning ones in the caches.
-    fn compile(&self, index: usize) -> Entry {
+    fn compile(&self, index: usize) -> Arc<Entry> {
         let entry = self.build(index, &self.builder, None);
         self.keep(index, &entry, self.shared_key(index));
         entry
@@ -626,12 +627,12 @@ impl CrawlJudge {
     fn keep(
         &self,
         index: usize,
-        entry: &Entry,
+        entry: &Arc<Entry>,
         key: Option<(&MatcherCache, SharedKey)>,
     ) {
-        self.lock().insert(index, entry.clone());
+        self.cache.insert(index, Arc::clone(entry));
         if let Some((cache, key)) = key {
-            cache.insert(key, entry.clone());
+            cache.insert(key, entry);
         }
     }
 
@@ -655,7 +656,7 @@ impl CrawlJudge {
         index: usize,
         builder: &MatcherBuilder,
         scanned: Option<Arc<Scanned>>,
-    ) -> Entry {
+    ) -> Arc<Entry> {
         let body = self.body(index);
         let robots =
             Robots::parse_with_limit(body, self.policy.max_robots_bytes);
@@ -666,13 +667,46 @@ impl CrawlJudge {
             .collect();
         let bytes = body.len()
             + matchers.iter().map(Matcher::memory_usage).sum::<usize>();
-        Entry { matchers, bytes, scanned }
+        Arc::new(Entry { matchers, bytes, scanned })
+    }
+}
+
+/// A judge's matchers by fetch index, bounded in bytes: every thread reads
+/// them without a lock, for an origin changes as often as a log's lines
+/// do; the lock is taken only to add matchers (each is built once) and
+/// to evict the oldest.
+#[derive(Debug)]
+struct JudgeCache {
+    slots: Box<[ArcSwapOption<Entry>]>,
+    cache: Mutex<Cache<usize>>,
+}
+
+impl JudgeCache {
+    fn new(fetches: usize, budget: usize) -> JudgeCache {
+        JudgeCache {
+            slots: (0..fetches).map(|_| ArcSwapOption::empty()).collect(),
+            cache: Mutex::new(Cache::new(budget, true)),
+        }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Cache<usize>> {
+    fn get(&self, index: usize) -> Option<Arc<Entry>> {
+        self.slots.get(index)?.load_full()
+    }
+
+    /// Adds `entry` as [`Cache::insert`] does, and makes the slots agree
+    /// with the cache.
+    fn insert(&self, index: usize, entry: Arc<Entry>) {
         // N.B. A thread that panicked while holding the lock leaves the
         // cache consistent (every update is one insert or remove).
-        self.cache.lock().unwrap_or_else(|e| e.into_inner())
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        for gone in cache.insert(index, entry) {
+            if let Some(slot) = self.slots.get(gone) {
+                slot.store(None);
+            }
+        }
+        if let Some(slot) = self.slots.get(index) {
+            slot.store(cache.map.get(&index).cloned());
+        }
     }
 }
 
@@ -813,13 +847,14 @@ impl MatcherCache {
         self.lock().bytes
     }
 
-    fn get(&self, key: &SharedKey) -> Option<Entry> {
+    fn get(&self, key: &SharedKey) -> Option<Arc<Entry>> {
         self.lock().map.get(key).cloned()
     }
 
-    fn insert(&self, key: SharedKey, mut entry: Entry) {
-        entry.bytes += key.body.len();
-        self.lock().insert(key, entry);
+    fn insert(&self, key: SharedKey, entry: &Entry) {
+        let entry =
+            Entry { bytes: entry.bytes + key.body.len(), ..entry.clone() };
+        self.lock().insert(key, Arc::new(entry));
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Cache<SharedKey>> {
@@ -835,7 +870,7 @@ impl MatcherCache {
 /// or not at all (the shared cache, which must stay within its budget).
 #[derive(Debug)]
 struct Cache<K> {
-    map: HashMap<K, Entry>,
+    map: HashMap<K, Arc<Entry>>,
     order: VecDeque<K>,
     bytes: usize,
     budget: usize,
@@ -855,49 +890,47 @@ impl<K: Clone + Eq + std::hash::Hash> Cache<K> {
 
     /// Inserts `entry`, unless the key holds compiled matchers already;
     /// compiled matchers replace scanning ones (the key keeps its age).
-    fn insert(&mut self, key: K, entry: Entry) {
+    /// Returns the keys evicted to make room.
+    fn insert(&mut self, key: K, entry: Arc<Entry>) -> Vec<K> {
         if let Some(old) = self.map.get_mut(&key) {
             if old.scanned.is_some() && entry.scanned.is_none() {
                 self.bytes = self.bytes - old.bytes + entry.bytes;
                 *old = entry;
-                self.evict();
+                return self.evict();
             }
-            return;
+            return vec![];
         }
         if entry.bytes > self.budget && !self.keep_oversized {
-            return;
+            return vec![];
         }
         self.bytes += entry.bytes;
         self.map.insert(key.clone(), entry);
         self.order.push_back(key);
         // The new entry is the youngest: it goes last, if at all.
-        self.evict();
+        self.evict()
     }
 
     /// Evicts the oldest entries while over budget (but for the last one,
-    /// when oversized ones are kept).
-    fn evict(&mut self) {
+    /// when oversized ones are kept), and returns their keys.
+    fn evict(&mut self) -> Vec<K> {
+        let mut gone = vec![];
         while self.bytes > self.budget
             && (self.map.len() > 1 || !self.keep_oversized)
         {
-            if !self.evict_oldest() {
-                break;
+            let Some(old) = self.order.pop_front() else { break };
+            if let Some(e) = self.map.remove(&old) {
+                self.bytes -= e.bytes;
             }
+            gone.push(old);
         }
-    }
-
-    fn evict_oldest(&mut self) -> bool {
-        let Some(old) = self.order.pop_front() else { return false };
-        if let Some(e) = self.map.remove(&old) {
-            self.bytes -= e.bytes;
-        }
-        true
+        gone
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::crawl::Fetch;
 
     /// Files of a directory with equal bodies share one set of matchers,
     /// as fetches read whole do, though they are compared only when read.
@@ -934,5 +967,125 @@ mod tests {
         assert_eq!(c_compiled, c);
         assert_eq!(b_compiled, c);
         assert_ne!(b, c);
+    }
+
+    /// A judge over three hosts whose rules have several wildcard tails
+    /// each (the trie's per-path stamps), and URLs that hit them.
+    fn hosts_with_tails() -> (FetchSet, Vec<(String, String)>) {
+        let mut set = FetchSet::new();
+        let mut bodies = vec![];
+        for (h, words) in
+            [("a", ["x", "y"]), ("b", ["y", "z"]), ("c", ["z", "x"])]
+        {
+            let [p, q] = words;
+            let body = format!(
+                "User-agent: *\nDisallow: /*{p}*{q}\nAllow: /*{p}*{q}*{p}\n\
+                 Disallow: /*{q}*{p}$\nAllow: /{p}*\nDisallow: /*{q}{q}\n"
+            );
+            let host = format!("{h}.com");
+            set.insert_host(
+                &host,
+                Fetch {
+                    status: 200,
+                    body: body.clone().into_bytes(),
+                    location: None,
+                    date: None,
+                },
+            );
+            bodies.push((host, body));
+        }
+        (set, bodies)
+    }
+
+    /// One scratch per thread serves every origin in turn (its buffers are
+    /// kept from one set of matchers to the next): each verdict equals a
+    /// fresh matcher's with a fresh scratch, in every engine.
+    #[test]
+    fn one_scratch_serves_every_origin() {
+        let paths = [
+            "/", "/x", "/xy", "/yx", "/x/y/x", "/yzx", "/zzx", "/xxyy",
+            "/y/x", "/zx", "/yy", "/z/x/z/y", "/xzyzx",
+        ];
+        for engine in [
+            EngineKind::Trie,
+            EngineKind::Dense,
+            EngineKind::Lazy,
+            EngineKind::Scan,
+            EngineKind::Naive,
+        ] {
+            let (set, bodies) = hosts_with_tails();
+            let mut builder = MatcherBuilder::new();
+            builder.engine(engine);
+            let agents = ["*".to_string()];
+            let judge = CrawlJudge::new(
+                set,
+                FetchPolicy::default(),
+                builder.clone(),
+                &agents,
+                Dialect::Rfc9309,
+            )
+            .compile_after(2);
+            let mut scratch = judge.scratch();
+            let mut out = vec![];
+            // Every host in turn, each path several times, so that the
+            // matchers change at every URL and get compiled on the way.
+            for round in 0..3 {
+                for path in paths {
+                    for (host, body) in &bodies {
+                        let url = format!("https://{host}{path}");
+                        judge.verdicts(url.as_bytes(), &mut scratch, &mut out);
+                        let m = builder.build(
+                            &Robots::parse(body.as_bytes()),
+                            "*",
+                            Dialect::Rfc9309,
+                        );
+                        let want = m.verdict(url.as_bytes(), &mut m.scratch());
+                        assert_eq!(
+                            (out[0].allowed(), out[0].reason()),
+                            (
+                                Some(want.is_allowed()),
+                                CrawlReason::Robots(want.reason())
+                            ),
+                            "{engine:?}, round {round}: {url}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Matchers evicted from a judge's cache leave it (their slot is
+    /// emptied with them), and are built again when their origin returns.
+    #[test]
+    fn evicted_matchers_leave_the_cache() {
+        let (set, bodies) = hosts_with_tails();
+        let agents = ["*".to_string()];
+        // A budget smaller than any matchers: one set is kept at a time.
+        let policy = FetchPolicy { cache_bytes: 1, ..FetchPolicy::default() };
+        let judge = CrawlJudge::new(
+            set,
+            policy,
+            MatcherBuilder::new(),
+            &agents,
+            Dialect::Rfc9309,
+        );
+        let mut key = vec![];
+        let mut index = |host: &str| {
+            let url = format!("https://{host}/");
+            match judge.locate(url.as_bytes(), &mut key) {
+                (Located::Rules { compiled, .. }, _) => compiled,
+                other => panic!("{url}: {other:?}"),
+            }
+        };
+        let (a, b) = (index(&bodies[0].0), index(&bodies[1].0));
+        assert!(judge.cache.get(a).is_none());
+        judge.matchers(a);
+        assert!(judge.cache.get(a).is_some());
+        judge.matchers(b);
+        assert!(judge.cache.get(a).is_none(), "a.com's matchers evicted");
+        assert!(judge.cache.get(b).is_some());
+        let again = judge.matchers(a);
+        assert!(judge.cache.get(b).is_none());
+        assert!(Arc::ptr_eq(&judge.cache.get(a).unwrap().matchers, &again));
     }
 }

@@ -220,6 +220,15 @@ impl Engine {
         }
     }
 
+    /// Makes `scratch`, used with another engine before, ready for this
+    /// one. The naive and trie buffers hold nothing from one path to the
+    /// next that another engine could misread (the trie's stamps only
+    /// grow), so they are kept; a lazy DFA's cache belongs to its own
+    /// automaton, so it is dropped, to be made again at its first use.
+    pub(crate) fn renew_scratch(&self, scratch: &mut EngineScratch) {
+        scratch.lazy = None;
+    }
+
     /// The lowest index of a pattern that matches a prefix of `path`.
     #[inline]
     pub(crate) fn find(
