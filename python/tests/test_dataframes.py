@@ -338,7 +338,7 @@ def test_the_readme_examples_run_as_written(monkeypatch):
     for block in blocks:
         exec(compile(block, "README.md", "exec"), scope)
     # The examples end in the results their comments give.
-    assert scope["blocked"].fetchall() == [("https://www.example.com/cart/",)]
+    assert scope["blocked"] == [("https://www.example.com/cart/",)]
     assert scope["df"]["verdict"].to_list() == ["disallowed", "allowed", None]
     assert scope["why"].columns == ["verdict", "line", "rule", "group", "reason"]
     judged = scope["con"].sql("SELECT judged(url).verdict, judged(url).reason FROM urls").fetchall()
