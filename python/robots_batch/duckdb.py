@@ -49,8 +49,8 @@ def register(
     when it is the only column, else a STRUCT of them all
     (``name(url).reason``, or ``unnest(name(url))`` for columns). A NULL
     URL gets NULL. The judge is compiled once, here; DuckDB hands the
-    function a vector of URLs at a time, matched without the GIL, so its
-    threads match in parallel.
+    function a vector of up to 2,048 URLs at a time, matched without the
+    GIL (converting the vector and the result still takes it).
     """
     import pyarrow as pa
 
