@@ -13,6 +13,8 @@ NEEDS = {
     "arrow": {"pyarrow"},
     # pyspark's mapInArrow imports pandas (2.2 or newer) besides pyarrow.
     "spark": {"pyarrow", "pyspark", "pandas"},
+    "duckdb": {"pyarrow", "duckdb"},
+    "polars": {"pyarrow", "polars"},
 }
 
 
@@ -38,14 +40,27 @@ def test_extras_install_what_their_features_import():
     assert "pandas>=2.2" in extras["spark"]
 
 
-def test_spark_module_imports_only_what_the_spark_extra_gives():
-    # Every third-party module robots_batch.spark imports is in the extra.
-    with open(os.path.join(ROOT, "python", "robots_batch", "spark.py")) as f:
+def third_party_imports(module):
+    """The third-party modules a robots_batch module imports anywhere."""
+    with open(os.path.join(ROOT, "python", "robots_batch", module + ".py")) as f:
         source = f.read()
     imported = set()
     for line in source.splitlines():
         words = line.split()
         if len(words) >= 2 and words[0] in ("import", "from") and not words[1].startswith("."):
             imported.add(words[1].split(".")[0])
-    third_party = imported - set(sys.stdlib_module_names) - {"robots_batch"}
+    return imported - set(sys.stdlib_module_names) - {"robots_batch"}
+
+
+def test_spark_module_imports_only_what_the_spark_extra_gives():
+    # Every third-party module robots_batch.spark imports is in the extra.
+    third_party = third_party_imports("spark")
     assert third_party <= NEEDS["spark"], third_party
+
+
+@pytest.mark.parametrize("module", ["duckdb", "polars"])
+def test_dataframe_recipes_import_only_what_their_extra_gives(module):
+    # The recipes import their engine inside their functions (indented
+    # lines count too), so that robots_batch itself never needs it.
+    third_party = third_party_imports(module)
+    assert module in third_party and third_party <= NEEDS[module], third_party
