@@ -164,14 +164,14 @@ def with_verdicts(
       its redirects lead to, up to ``max_redirects``) by one of two
       ``strategy``:
 
-      - ``"broadcast"``: the fetches (one per origin, and the captures
-        redirects lead to) are collected to the driver as one Arrow table
-        and broadcast; each executor's Python worker builds one
+      - ``"broadcast"``: the fetches are collected to the driver as Arrow,
+        with no shuffle, one per origin (and per capture) is kept there,
+        and the table is broadcast; each executor's Python worker builds one
         :class:`Crawl` of them, once, and judges its batches of URLs in
         place: no shuffle, the rows keep their partitions and order.
-        Memory: about twice the table on the driver while it is sent, one
-        copy per executor (Spark's broadcast block) and one per Python
-        worker (the Crawl's), besides the compiled matchers
+        Memory: three to four times the table on the driver while it is
+        sent, one copy per executor (Spark's broadcast block) and one per
+        Python worker (the Crawl's), besides the compiled matchers
         (``cache_bytes`` at most per worker).
       - ``"partition"``: the URLs are partitioned by origin and each
         origin's fetches travel once to the partition of its URLs (the
@@ -286,6 +286,60 @@ def _fetch_table(fetches: Any) -> Any:
 _ROBOTS_URL = r"^[^:/?#]+://[^/?#]*/robots\.txt(#.*)?$"
 
 
+def _keys_of(fetches: Any, origin_form: bool) -> List[Any]:
+    """The ``origin``, ``target`` and ``key`` arrays of a batch (or a
+    table, combined) of fetch rows, by the library."""
+    import pyarrow.compute as pc
+
+    def array(name: str) -> Any:
+        column = fetches.column(name)
+        if isinstance(column, pa.ChunkedArray):
+            column = column.combine_chunks()
+        return column
+
+    at = array("at")
+    pairs = _robots_batch.fetch_origins(at, array("location"))
+    origin, target = [pa.array(c) for _, c in pairs]
+    if origin_form:
+        return [origin, target, origin]
+    robots = pc.match_substring_regex(at, _ROBOTS_URL)
+    return [origin, target, pc.if_else(robots, origin, at.cast(pa.string()))]
+
+
+def _first_per_key(table: pa.Table, origin_form: bool) -> pa.Table:
+    """:func:`_keyed` on the driver, over a table of fetch rows already
+    there: one fetch per key, chosen as the Spark window chooses it, in
+    the columns the Crawl reads (:func:`_fetch_columns`)."""
+    import pyarrow.compute as pc
+
+    origin, _, key = _keys_of(table, origin_form)
+    table = table.append_column("origin", origin).append_column("key", key)
+    table = table.filter(pc.is_valid(table.column("origin")))
+    order = [("key", "ascending")]
+    if "date" in table.column_names:
+        # Nulls sort last in both directions: the undated come after.
+        order.append(("date", "descending"))
+    order += [(c, "ascending") for c in ("status", "location", "body")]
+    table = table.take(pc.sort_indices(table, sort_keys=order,
+                                       null_placement="at_end"))
+    keys = table.column("key").combine_chunks()
+    if len(keys):
+        changed = pc.not_equal(keys.slice(1), keys.slice(0, len(keys) - 1))
+        first = pa.concat_arrays(
+            [pa.array([True]), changed.fill_null(True)]
+        )
+        table = table.filter(first)
+    own = pc.equal(table.column("key"), table.column("origin"))
+    none = pa.nulls(table.num_rows, pa.string())
+    return pa.table({
+        "origin": pc.if_else(own, table.column("origin"), none),
+        "url": pc.if_else(own, none, table.column("key")),
+        "status": table.column("status"),
+        "body": table.column("body"),
+        "location": table.column("location"),
+    })
+
+
 def _keyed(f: Any, origin_form: bool) -> Any:
     """One row per fetch key: ``origin`` (the fetch's origin), ``key``
     (the origin for a robots.txt, the URL for a capture of another URL,
@@ -305,19 +359,9 @@ def _keyed(f: Any, origin_form: bool) -> Any:
     )
 
     def keys(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        import pyarrow.compute as pc
-
         for batch in batches:
-            at = batch.column("at")
-            pairs = _robots_batch.fetch_origins(at, batch.column("location"))
-            origin, target = [pa.array(c) for _, c in pairs]
-            if origin_form:
-                key = origin
-            else:
-                robots = pc.match_substring_regex(at, _ROBOTS_URL)
-                key = pc.if_else(robots, origin, at.cast(pa.string()))
             yield pa.RecordBatch.from_arrays(
-                batch.columns + [origin, target, key],
+                batch.columns + _keys_of(batch, origin_form),
                 names=batch.schema.names + ["origin", "target", "key"],
             )
 
@@ -387,10 +431,12 @@ def _with_fetches(
         ).first()[0] or 0
         limit = _broadcast_limit(df.sparkSession, broadcast_bytes)
         strategy = "broadcast" if size <= limit else "partition"
-    keyed = _keyed(f, origin_form)
     if strategy == "broadcast":
-        return _broadcast(df, keyed, url_column, policy, explain)
-    return _partition(df, keyed, url_column, policy, explain)
+        # Collected as they are, with no shuffle and no Python pass in
+        # Spark: the driver keeps one per key in Arrow.
+        table = _first_per_key(_collect_arrow(f), origin_form)
+        return _broadcast(df, table, url_column, policy, explain)
+    return _partition(df, _keyed(f, origin_form), url_column, policy, explain)
 
 
 # The Crawl of this process (the executor's Python worker) built from a
@@ -420,18 +466,29 @@ def _broadcast_crawl(token: str, fetches: Any, policy: dict) -> Crawl:
         return crawl
 
 
-def _collect_arrow(df: Any) -> pa.Table:
-    if hasattr(df, "toArrow"):
-        return df.toArrow()
-    batches = df._collect_as_arrow()  # pyspark 3.5
+# The Arrow types of the fetch rows (_fetch_table's columns).
+_FETCH_TYPES = {
+    "at": pa.string(),
+    "status": pa.int32(),
+    "body": pa.binary(),
+    "location": pa.string(),
+    "date": pa.string(),
+}
+
+
+def _collect_arrow(f: Any) -> pa.Table:
+    """The fetch rows ``f`` on the driver, as Arrow."""
+    if hasattr(f, "toArrow"):
+        return f.toArrow()
+    batches = f._collect_as_arrow()  # pyspark 3.5
     if batches:
         return pa.Table.from_batches(batches)
-    return pa.table({"origin": pa.array([], pa.string())})
+    return pa.table({c: pa.array([], _FETCH_TYPES[c]) for c in f.columns})
 
 
 def _broadcast(
     df: Any,
-    keyed: Any,
+    table: pa.Table,
     url_column: str,
     policy: dict,
     explain: bool,
@@ -440,7 +497,6 @@ def _broadcast(
 
     from pyspark.sql.types import StructType
 
-    table = _collect_arrow(keyed.select(*_fetch_columns()))
     sink = pa.BufferOutputStream()
     with pa.ipc.new_stream(sink, table.schema) as writer:
         writer.write_table(table)
