@@ -15,9 +15,10 @@ of fetches with the columns ``url`` (of the robots.txt, or ``origin``),
     out = with_verdicts(urls_df, fetches=fetches_df, agents="GPTBot")
 
 The fetches may come straight from WARC files of robots.txt captures (as
-Common Crawl publishes them), read on the executors::
+Common Crawl publishes them), read on the executors from a file system
+they share::
 
-    fetches_df = fetches_from_warc(spark, ["s3://.../robotstxt/....warc.gz"])
+    fetches_df = fetches_from_warc(spark, ["/data/....robotstxt....warc.gz"])
 
 With a fetch table small enough to broadcast (the default choice up to
 256 MiB of bodies), the URLs are judged in place, as with one robots.txt.
@@ -185,8 +186,7 @@ def with_verdicts(
         that is less), told by one aggregate over the fetches, else
         ``"partition"``.
 
-    For several agents the columns are ``<agent>``, ``<agent>.reason``...
-    (backquote them in Spark SQL). A null URL gets nulls.
+    For several agents the columns are ``<agent>``, ``<agent>_reason``... A null URL gets nulls.
     """
     if (robots is None) == (fetches is None):
         raise ValueError("give exactly one of robots= and fetches=")
