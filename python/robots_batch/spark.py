@@ -14,6 +14,15 @@ of fetches with the columns ``url`` (of the robots.txt, or ``origin``),
 
     out = with_verdicts(urls_df, fetches=fetches_df, agents="GPTBot")
 
+The fetches may come straight from WARC files of robots.txt captures (as
+Common Crawl publishes them), read on the executors from a file system
+they share::
+
+    fetches_df = fetches_from_warc(spark, ["/data/....robotstxt....warc.gz"])
+
+With a fetch table small enough to broadcast (the default choice up to
+256 MiB of bodies), the URLs are judged in place, as with one robots.txt.
+
 Each executor process keeps the matchers it compiles in one cache bounded
 in bytes (``cache_bytes``), keyed by the robots.txt body and the agents,
 dialect and limits: a robots.txt met again, in a later batch or on another
@@ -31,7 +40,7 @@ import pyarrow as pa
 
 from . import DEFAULT_MAX_ROBOTS_BYTES, Crawl, Matcher, _robots_batch
 
-__all__ = ["with_verdicts", "verdict_fields"]
+__all__ = ["with_verdicts", "verdict_fields", "fetches_from_warc"]
 
 # Internal column names; a DataFrame that has them already is refused.
 _ORIGIN = "_robots_batch_origin"
@@ -130,6 +139,8 @@ def with_verdicts(
     max_redirects: int = 5,
     max_robots_bytes: int = DEFAULT_MAX_ROBOTS_BYTES,
     cache_bytes: int = 256 << 20,
+    strategy: str = "auto",
+    broadcast_bytes: Optional[int] = None,
 ) -> Any:
     """``df`` with verdict columns for the URLs in ``url_column``.
 
@@ -140,26 +151,50 @@ def with_verdicts(
       ``line``, ``rule``, ``group``, ``reason``, and with ``usage`` the AI
       usage preferences ``train_ai``, ``search``, ``ai_input``, as
       :meth:`Matcher.evaluate`. Rows and partitions stay as they are.
-    * ``fetches``: a DataFrame of robots.txt fetches, one row per origin,
-      with ``url`` (the robots.txt's URL) or ``origin``
+    * ``fetches``: a DataFrame of robots.txt fetches, with ``url`` (the
+      robots.txt's URL; another URL is a capture, which counts where a
+      redirect leads to it) or ``origin``
       (``https://example.com``), ``status`` (an integer; 0 or null: no
       answer), ``body`` (binary or string) and ``location`` (for 3xx); a
-      ``date`` column, if present, keeps the latest fetch of an origin.
+      ``date`` column, if present, keeps the latest fetch of an origin
+      (:func:`fetches_from_warc` reads Common Crawl's WARC files into one).
       Adds ``verdict`` (``allowed``/``disallowed``/``unknown``) and
       ``reason``, and with ``explain`` ``robots``, ``line``, ``rule``, as
       :meth:`Crawl.evaluate`, under the fetch policy given (RFC 9309's by
       default). URLs are joined to their origin's fetch (and the fetches
-      its redirects lead to, up to ``max_redirects``: the redirects'
-      origin and target keys, not their bodies, are collected to the
-      driver to follow them). The result is partitioned by origin: each
-      origin's fetches travel once to the partition of its URLs, where
-      they are compiled once (the rows come out in that order).
+      its redirects lead to, up to ``max_redirects``) by one of two
+      ``strategy``:
 
-    For several agents the columns are ``<agent>``, ``<agent>.reason``...
-    (backquote them in Spark SQL). A null URL gets nulls.
+      - ``"broadcast"``: the fetches are collected to the driver as Arrow,
+        with no shuffle, one per origin (and per capture) is kept there,
+        and the table is broadcast; each executor's Python worker builds one
+        :class:`Crawl` of them, once, and judges its batches of URLs in
+        place: no shuffle, the rows keep their partitions and order.
+        Memory: three to four times the table on the driver while it is
+        sent, one copy per executor (Spark's broadcast block) and one per
+        Python worker (the Crawl's), besides the compiled matchers
+        (``cache_bytes`` at most per worker).
+      - ``"partition"``: the URLs are partitioned by origin and each
+        origin's fetches travel once to the partition of its URLs (the
+        redirects' origins, not their bodies, are collected to the driver
+        to follow them): an executor holds only its origins' fetches, one
+        batch of URLs and the matchers' cache. The rows come out
+        partitioned and sorted by origin.
+      - ``"auto"`` (the default): ``"broadcast"`` when the fetches' bodies
+        and a little per row add up to at most ``broadcast_bytes``
+        (256 MiB by default, or half of ``spark.driver.maxResultSize`` if
+        that is less), told by one aggregate over the fetches, else
+        ``"partition"``.
+
+    For several agents the columns are ``<agent>``, ``<agent>_reason``... A null URL gets nulls.
     """
     if (robots is None) == (fetches is None):
         raise ValueError("give exactly one of robots= and fetches=")
+    if strategy not in ("auto", "broadcast", "partition"):
+        raise ValueError(
+            'strategy must be "auto", "broadcast" or "partition", '
+            f"not {strategy!r}"
+        )
     if usage and robots is None:
         raise ValueError("usage=True needs robots= (not yet fetches=)")
     agent_list = [agents] if isinstance(agents, str) else list(agents)
@@ -189,7 +224,7 @@ def with_verdicts(
     )
     Crawl(fetches=[], **policy)
     return _with_fetches(
-        df, fetches, url_column, policy, explain
+        df, fetches, url_column, policy, explain, strategy, broadcast_bytes
     )
 
 
@@ -223,16 +258,11 @@ def _with_robots(
     return df.mapInArrow(run, schema)
 
 
-def _with_fetches(
-    df: Any,
-    fetches: Any,
-    url_column: str,
-    policy: dict,
-    explain: bool,
-) -> Any:
+def _fetch_table(fetches: Any) -> Any:
+    """The fetches in the columns ``at`` (the URL fetched, or an origin),
+    ``status``, ``body``, ``location`` and, if given, ``date``; and whether
+    ``at`` holds origins."""
     from pyspark.sql import functions as F
-    from pyspark.sql import Window
-    from pyspark.sql.types import StringType, StructField, StructType
 
     at = "url" if "url" in fetches.columns else "origin"
     if at not in fetches.columns:
@@ -248,73 +278,293 @@ def _with_fetches(
     ]
     if "date" in fetches.columns:
         cols.append(F.col("date").cast("string").alias("date"))
-    f = fetches.select(*cols)
+    return fetches.select(*cols), at == "origin"
 
-    # Each fetch's origin, and where a redirect points, by the library.
+
+# A fetch of an origin's robots.txt (of its path exactly, without a query),
+# as the library tells it from a capture of another URL.
+_ROBOTS_URL = r"^[^:/?#]+://[^/?#]*/robots\.txt(#.*)?$"
+
+
+def _keys_of(fetches: Any, origin_form: bool) -> List[Any]:
+    """The ``origin``, ``target`` and ``key`` arrays of a batch (or a
+    table, combined) of fetch rows, by the library."""
+    import pyarrow.compute as pc
+
+    def array(name: str) -> Any:
+        column = fetches.column(name)
+        if isinstance(column, pa.ChunkedArray):
+            column = column.combine_chunks()
+        return column
+
+    at = array("at")
+    pairs = _robots_batch.fetch_origins(at, array("location"))
+    origin, target = [pa.array(c) for _, c in pairs]
+    if origin_form:
+        return [origin, target, origin]
+    robots = pc.match_substring_regex(at, _ROBOTS_URL)
+    return [origin, target, pc.if_else(robots, origin, at.cast(pa.string()))]
+
+
+def _first_per_key(table: pa.Table, origin_form: bool) -> pa.Table:
+    """:func:`_keyed` on the driver, over a table of fetch rows already
+    there: one fetch per key, chosen as the Spark window chooses it, in
+    the columns the Crawl reads (:func:`_fetch_columns`)."""
+    import pyarrow.compute as pc
+
+    origin, _, key = _keys_of(table, origin_form)
+    table = table.append_column("origin", origin).append_column("key", key)
+    table = table.filter(pc.is_valid(table.column("origin")))
+    order = [("key", "ascending")]
+    if "date" in table.column_names:
+        # Nulls sort last in both directions: the undated come after.
+        order.append(("date", "descending"))
+    order += [(c, "ascending") for c in ("status", "location", "body")]
+    table = table.take(pc.sort_indices(table, sort_keys=order,
+                                       null_placement="at_end"))
+    keys = table.column("key").combine_chunks()
+    if len(keys):
+        changed = pc.not_equal(keys.slice(1), keys.slice(0, len(keys) - 1))
+        first = pa.concat_arrays(
+            [pa.array([True]), changed.fill_null(True)]
+        )
+        table = table.filter(first)
+    own = pc.equal(table.column("key"), table.column("origin"))
+    none = pa.nulls(table.num_rows, pa.string())
+    return pa.table({
+        "origin": pc.if_else(own, table.column("origin"), none),
+        "url": pc.if_else(own, none, table.column("key")),
+        "status": table.column("status"),
+        "body": table.column("body"),
+        "location": table.column("location"),
+    })
+
+
+def _keyed(f: Any, origin_form: bool) -> Any:
+    """One row per fetch key: ``origin`` (the fetch's origin), ``key``
+    (the origin for a robots.txt, the URL for a capture of another URL,
+    which counts only where a redirect leads), ``target`` (the origin a
+    redirect points to), the fetch's columns, the latest by date where
+    there are dates, else the first by status, location and body."""
+    from pyspark.sql import functions as F
+    from pyspark.sql import Window
+    from pyspark.sql.types import StringType, StructField, StructType
+
     keyed_schema = StructType(
         f.schema.fields
         + [
-            StructField("origin", StringType(), True),
-            StructField("target", StringType(), True),
+            StructField(n, StringType(), True)
+            for n in ("origin", "target", "key")
         ]
     )
 
     def keys(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         for batch in batches:
-            pairs = _robots_batch.fetch_origins(
-                batch.column("at"), batch.column("location")
-            )
-            extra = [pa.array(c) for _, c in pairs]
             yield pa.RecordBatch.from_arrays(
-                batch.columns + extra,
-                names=batch.schema.names + ["origin", "target"],
+                batch.columns + _keys_of(batch, origin_form),
+                names=batch.schema.names + ["origin", "target", "key"],
             )
 
     f = f.mapInArrow(keys, keyed_schema).where(F.col("origin").isNotNull())
-    # One fetch per origin, the same one every time this is computed (it
-    # is twice): the latest by date if there are dates, then the first by
-    # status, location and body.
     order = [F.col("date").desc_nulls_last()] if "date" in f.columns else []
     order += [F.col(c).asc_nulls_last() for c in ("status", "location", "body")]
-    first = Window.partitionBy("origin").orderBy(*order)
+    first = Window.partitionBy("key").orderBy(*order)
     f = f.withColumn("_n", F.row_number().over(first)).where("_n = 1")
-    f = f.drop("_n", *(["date"] if "date" in f.columns else []))
-    fetch = F.struct(
-        F.col("origin"), F.col("status"), F.col("body"), F.col("location")
+    return f.drop("_n", *(["date"] if "date" in f.columns else []))
+
+
+def _fetch_columns() -> List[Any]:
+    """A keyed fetch row as the Crawl reads it: a robots.txt by its
+    origin, a capture by its URL."""
+    from pyspark.sql import functions as F
+
+    own = F.col("key") == F.col("origin")
+    return [
+        F.when(own, F.col("origin")).alias("origin"),
+        F.when(~own, F.col("key")).alias("url"),
+        F.col("status"),
+        F.col("body"),
+        F.col("location"),
+    ]
+
+
+# Of an auto choice: the most bytes of fetches broadcast, unless
+# spark.driver.maxResultSize allows less (half of it).
+DEFAULT_BROADCAST_BYTES = 256 << 20
+
+# What a fetch row costs besides its body, in the size estimate.
+_ROW_BYTES = 96
+
+
+def _broadcast_limit(spark: Any, broadcast_bytes: Optional[int]) -> int:
+    if broadcast_bytes is not None:
+        return broadcast_bytes
+    limit = DEFAULT_BROADCAST_BYTES
+    try:
+        utils = spark.sparkContext._jvm.org.apache.spark.util.Utils
+        most = int(utils.byteStringAsBytes(
+            spark.conf.get("spark.driver.maxResultSize", "1g")))
+        if most > 0:
+            limit = min(limit, most // 2)
+    except Exception:  # Spark Connect has no JVM at hand: the default.
+        pass
+    return limit
+
+
+def _with_fetches(
+    df: Any,
+    fetches: Any,
+    url_column: str,
+    policy: dict,
+    explain: bool,
+    strategy: str,
+    broadcast_bytes: Optional[int],
+) -> Any:
+    from pyspark.sql import functions as F
+
+    f, origin_form = _fetch_table(fetches)
+    if strategy == "auto":
+        # The bodies' bytes, summed over the fetches as given (before one
+        # per origin is kept: an upper bound), by one aggregate job.
+        size = f.select(
+            F.sum(F.coalesce(F.length("body"), F.lit(0)) + _ROW_BYTES)
+        ).first()[0] or 0
+        limit = _broadcast_limit(df.sparkSession, broadcast_bytes)
+        strategy = "broadcast" if size <= limit else "partition"
+    if strategy == "broadcast":
+        # Collected as they are, with no shuffle and no Python pass in
+        # Spark: the driver keeps one per key in Arrow.
+        table = _first_per_key(_collect_arrow(f), origin_form)
+        return _broadcast(df, table, url_column, policy, explain)
+    return _partition(df, _keyed(f, origin_form), url_column, policy, explain)
+
+
+# The Crawl of this process (the executor's Python worker) built from a
+# broadcast fetch table, by the broadcast's token: the last job's only, so
+# that a worker holds one fetch table at a time.
+_CRAWLS: "OrderedDict[str, Crawl]" = OrderedDict()
+_CRAWLS_LOCK = threading.Lock()
+
+
+def _broadcast_crawl(token: str, fetches: Any, policy: dict) -> Crawl:
+    """The Crawl of broadcast ``fetches`` (Arrow IPC bytes), built once per
+    process: every task of the job on this worker shares it."""
+    with _CRAWLS_LOCK:
+        crawl = _CRAWLS.get(token)
+        if crawl is None:
+            table = pa.ipc.open_stream(fetches.value).read_all()
+            crawl = Crawl(fetches=table, **policy)
+            del table
+            # The Crawl holds its own copy of the bodies: the broadcast's
+            # is let go (it is read again from its file if ever needed).
+            fetches.__dict__.pop("_value", None)
+            _CRAWLS[token] = crawl
+            while len(_CRAWLS) > 1:
+                _CRAWLS.popitem(last=False)
+        else:
+            _CRAWLS.move_to_end(token)
+        return crawl
+
+
+# The Arrow types of the fetch rows (_fetch_table's columns).
+_FETCH_TYPES = {
+    "at": pa.string(),
+    "status": pa.int32(),
+    "body": pa.binary(),
+    "location": pa.string(),
+    "date": pa.string(),
+}
+
+
+def _collect_arrow(f: Any) -> pa.Table:
+    """The fetch rows ``f`` on the driver, as Arrow."""
+    if hasattr(f, "toArrow"):
+        return f.toArrow()
+    batches = f._collect_as_arrow()  # pyspark 3.5
+    if batches:
+        return pa.Table.from_batches(batches)
+    return pa.table({c: pa.array([], _FETCH_TYPES[c]) for c in f.columns})
+
+
+def _broadcast(
+    df: Any,
+    table: pa.Table,
+    url_column: str,
+    policy: dict,
+    explain: bool,
+) -> Any:
+    import uuid
+
+    from pyspark.sql.types import StructType
+
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    del table
+    spark = df.sparkSession
+    fetches = spark.sparkContext.broadcast(sink.getvalue().to_pybytes())
+    del sink
+    token = uuid.uuid4().hex
+    schema = StructType(
+        df.schema.fields
+        + verdict_fields(policy["agents"], crawl=True, explain=explain)
     )
+
+    def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        crawl = _broadcast_crawl(token, fetches, policy)
+        for batch in batches:
+            result = crawl.evaluate(batch.column(url_column), explain=explain)
+            yield _append(batch, result)
+
+    return df.mapInArrow(run, schema)
+
+
+def _partition(
+    df: Any,
+    f: Any,
+    url_column: str,
+    policy: dict,
+    explain: bool,
+) -> Any:
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import StringType, StructField, StructType
+
+
+    fetch = F.struct(*_fetch_columns())
     own = f.select(F.col("origin").alias(_ORIGIN), fetch.alias("fetch"))
 
-    # The fetches a verdict may need besides the origin's own: those its
-    # redirects lead to, one more than the limit (so that the library can
-    # tell "over the limit" from "target missing"). The redirects' keys
-    # (origin, target; no bodies) are followed on the driver, which is
-    # plumbing: the library applies the policy to the chain.
-    edges = dict(
+    # The fetches a verdict may need besides its origin's own (and its
+    # origin's captures): those its redirects lead to, one more than the
+    # limit (so that the library can tell "over the limit" from "target
+    # missing"). The redirects' origins (no bodies) are followed on the
+    # driver, which is plumbing: the library applies the policy to the
+    # chain.
+    edges: dict = {}
+    for a, b in (
         f.where(F.col("status").between(300, 399))
+        .where(F.col("target").isNotNull())
         .select("origin", "target")
+        .distinct()
         .collect()
-    )
+    ):
+        edges.setdefault(a, set()).add(b)
     extra = []
     for start in edges:
-        at, seen = start, {start}
+        seen, frontier = {start}, [start]
         for _ in range(policy["max_redirects"] + 1):
-            at = edges.get(at)
-            if at is None or at in seen:
+            frontier = [t for a in frontier for t in edges.get(a, ()) if t not in seen]
+            seen.update(frontier)
+            extra += [(start, t) for t in frontier]
+            if not frontier:
                 break
-            seen.add(at)
-            extra.append((start, at))
     if extra:
         spark = df.sparkSession
-        hops = spark.createDataFrame(extra, f"{_ORIGIN} string, key string")
-        bodies = f.select(F.col("origin").alias("key"), fetch.alias("fetch"))
-        targets = hops.join(bodies, "key").select(_ORIGIN, "fetch")
-        chain = (
-            own.unionByName(targets)
-            .groupBy(_ORIGIN)
-            .agg(F.collect_list("fetch").alias(_CHAIN))
+        hops = spark.createDataFrame(extra, f"{_ORIGIN} string, hop string")
+        bodies = f.select(F.col("origin").alias("hop"), fetch.alias("fetch"))
+        own = own.unionByName(
+            hops.join(bodies, "hop").select(_ORIGIN, "fetch")
         )
-    else:
-        chain = own.select(_ORIGIN, F.array("fetch").alias(_CHAIN))
+    chain = own.groupBy(_ORIGIN).agg(F.collect_list("fetch").alias(_CHAIN))
 
     # Each URL's origin, by the library.
     urls_schema = StructType(
@@ -388,3 +638,73 @@ def _with_fetches(
             chains = {last: chains[last]} if last in chains else {}
 
     return rows.mapInArrow(judge, out_schema)
+
+
+# The Arrow types of fetches_from_warc's columns, as Spark takes them.
+_WARC_TYPES = {
+    "url": pa.string(),
+    "status": pa.int32(),
+    "body": pa.binary(),
+    "location": pa.string(),
+    "date": pa.string(),
+}
+
+
+def fetches_from_warc(
+    spark: Any,
+    paths: Union[str, Sequence[str]],
+    *,
+    max_robots_bytes: int = DEFAULT_MAX_ROBOTS_BYTES,
+    batch_rows: int = 1024,
+) -> Any:
+    """A DataFrame of the robots.txt fetches in WARC files (``.warc`` or
+    ``.warc.gz``, as Common Crawl publishes them), read by the executors,
+    one task per file, by the library's WARC reader: the columns ``url``
+    (the robots.txt's, or another URL captured), ``status`` (0: no usable
+    answer), ``body`` (binary, at most what ``max_robots_bytes`` parses),
+    ``location`` and ``date`` (the ``WARC-Date``), ready for
+    ``with_verdicts(fetches=...)``.
+
+    Each path must be readable by the executors as a local file (a
+    shared file system, or copied there first: the reader takes no
+    ``s3://`` URL). Of several captures of one URL in a file, the latest
+    is kept, as ``robots-batch crawl --robots-warc`` does; across files,
+    ``with_verdicts`` keeps the latest by ``date``. A task holds one file's
+    fetches at a time.
+    """
+    from pyspark.sql.types import (
+        BinaryType, IntegerType, StringType, StructField, StructType,
+    )
+
+    paths = [paths] if isinstance(paths, str) else [str(p) for p in paths]
+    schema = StructType([
+        StructField("url", StringType(), True),
+        StructField("status", IntegerType(), True),
+        StructField("body", BinaryType(), True),
+        StructField("location", StringType(), True),
+        StructField("date", StringType(), True),
+    ])
+    # One partition per file, so that the files are read side by side.
+    files = spark.createDataFrame(
+        spark.sparkContext.parallelize([(p,) for p in paths], max(len(paths), 1)),
+        "path string",
+    )
+
+    def read(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        for batch in batches:
+            for path in batch.column("path").to_pylist():
+                if path is None:
+                    continue
+                cols = _robots_batch.read_warc(path, max_robots_bytes)
+                names = [name for name, _ in cols]
+                arrays = [pa.array(c) for _, c in cols]
+                # Spark takes binary, not large binary, and batches of a
+                # bounded number of bodies.
+                table = pa.Table.from_arrays(arrays, names=names)
+                for part in table.to_batches(max_chunksize=batch_rows):
+                    yield pa.RecordBatch.from_arrays(
+                        [part.column(n).cast(_WARC_TYPES[n]) for n in names],
+                        names=names,
+                    )
+
+    return files.mapInArrow(read, schema)

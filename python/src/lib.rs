@@ -11,7 +11,7 @@
 use std::ffi::CString;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use arrow_array::builder::{Int32Builder, StringBuilder};
+use arrow_array::builder::{Int32Builder, LargeBinaryBuilder, StringBuilder};
 use arrow_array::cast::AsArray;
 use arrow_array::ffi::{from_ffi, to_ffi, FFI_ArrowArray, FFI_ArrowSchema};
 use arrow_array::{make_array, Array, ArrayRef};
@@ -1191,6 +1191,56 @@ fn origin_column<'a>(
     Arc::new(out.finish())
 }
 
+/// The fetches of one WARC file (`.warc` or `.warc.gz`) of robots.txt
+/// captures, read as `Crawl(robots_warc=...)` and the command read them
+/// (of two captures of one URL, the later by `WARC-Date`): the columns
+/// `url` (the robots.txt's, or the URL captured), `status`, `body`,
+/// `location` and `date`, for a Spark job to read WARC files on its
+/// executors.
+#[pyfunction]
+#[pyo3(signature = (path, max_robots_bytes))]
+fn read_warc<'py>(
+    py: Python<'py>,
+    path: std::path::PathBuf,
+    max_robots_bytes: usize,
+) -> PyResult<Bound<'py, PyList>> {
+    let cols = py.detach(|| -> std::io::Result<Vec<(String, ArrayRef)>> {
+        let mut set = FetchSet::new();
+        set.parse_limit(max_robots_bytes);
+        set.read_warc(&path)?;
+        let n = set.len();
+        let mut url = StringBuilder::with_capacity(n, n * 40);
+        let mut status = Int32Builder::with_capacity(n);
+        let mut body = LargeBinaryBuilder::new();
+        let mut location = StringBuilder::new();
+        let mut date = StringBuilder::new();
+        for i in 0..n {
+            let Some((name, fetch)) = set.get(i) else { continue };
+            // A robots.txt is named by its origin, which has no path; a
+            // capture of another URL by that URL.
+            let after = name.find("://").map_or(0, |k| k + 3);
+            if name[after..].contains('/') {
+                url.append_value(name);
+            } else {
+                url.append_value(format!("{name}/robots.txt"));
+            }
+            status.append_value(i32::from(fetch.status));
+            body.append_value(&fetch.body);
+            location.append_option(fetch.location.as_deref());
+            date.append_option(fetch.date.as_deref());
+        }
+        Ok(vec![
+            ("url".to_string(), Arc::new(url.finish()) as ArrayRef),
+            ("status".to_string(), Arc::new(status.finish())),
+            ("body".to_string(), Arc::new(body.finish())),
+            ("location".to_string(), Arc::new(location.finish())),
+            ("date".to_string(), Arc::new(date.finish())),
+        ])
+    });
+    let cols = cols.map_err(|e| PyOSError::new_err(e.to_string()))?;
+    columns(py, cols)
+}
+
 /// A read-only helper for tests and docs: the library's default parse
 /// limit.
 #[pyfunction]
@@ -1206,6 +1256,7 @@ fn _robots_batch(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cache_info, m)?)?;
     m.add_function(wrap_pyfunction!(origins, m)?)?;
     m.add_function(wrap_pyfunction!(fetch_origins, m)?)?;
+    m.add_function(wrap_pyfunction!(read_warc, m)?)?;
     m.add_function(wrap_pyfunction!(default_max_robots_bytes, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -61,7 +61,11 @@ def _index(shared, urls, path):
     robots.txt at https (where the dataset has one), http redirecting to
     https, and a few hosts down, gone or redirected away."""
     robots_dir = os.path.join(shared, "datasets", "robots")
+    # The made-up hosts (.invalid) get only the fetches written for them
+    # below: two fetches of one URL would leave the choice to row order,
+    # which Spark does not keep.
     hosts = sorted({urlsplit(u).hostname or "" for u in urls} - {""})
+    hosts = [h for h in hosts if not h.endswith(".invalid")]
     n = 0
     with open(path, "w", encoding="utf-8") as f:
         for k, host in enumerate(hosts):
@@ -82,8 +86,19 @@ def _index(shared, urls, path):
             for row in rows:
                 f.write(json.dumps(row) + "\n")
                 n += 1
-        # A loop, and chains of 5 redirects (followed) and 6 (one too many).
+        # A redirect to a capture of another path on the same origin, and
+        # to one on another origin.
         rows = [
+            {"url": "https://moved.invalid/robots.txt", "status": 301, "location": "/en/robots.txt"},
+            {"url": "https://moved.invalid/en/robots.txt", "status": 200,
+             "body": "User-agent: *\nDisallow: /private\n"},
+            {"url": "https://away.invalid/robots.txt", "status": 302,
+             "location": "https://cdn.invalid/site/robots.txt"},
+            {"url": "https://cdn.invalid/site/robots.txt", "status": 200,
+             "body": "User-agent: GPTBot\nDisallow: /\n"},
+        ]
+        # A loop, and chains of 5 redirects (followed) and 6 (one too many).
+        rows += [
             {"url": "https://loop-a.invalid/robots.txt", "status": 301, "location": "https://loop-b.invalid/robots.txt"},
             {"url": "https://loop-b.invalid/robots.txt", "status": 302, "location": "https://loop-a.invalid/robots.txt"},
         ]
@@ -99,12 +114,15 @@ def _index(shared, urls, path):
     return n
 
 
-def test_with_fetches_equals_the_command(spark, shared, binary, tmp_path):
+@pytest.mark.parametrize("strategy", ["broadcast", "partition"])
+def test_with_fetches_equals_the_command(spark, shared, binary, tmp_path, strategy):
     from robots_batch.spark import with_verdicts
 
     urls = _real_urls(shared, N_URLS) + [
         "not a url", "https://no-fetch.invalid/x", "https://loop-a.invalid/x",
         "https://five0.invalid/x", "https://six0.invalid/x", "https://six1.invalid/x",
+        "https://moved.invalid/private/a", "https://moved.invalid/public",
+        "https://away.invalid/x", "https://cdn.invalid/site/robots.txt",
     ]
     urls_file = tmp_path / "urls.txt"
     urls_file.write_text("\n".join(urls) + "\n", encoding="utf-8")
@@ -118,7 +136,8 @@ def test_with_fetches_equals_the_command(spark, shared, binary, tmp_path):
 
     fetches = spark.read.json(str(index))
     df = _frame(spark, urls)
-    out = with_verdicts(df, fetches=fetches, agents=agents.split(","), explain=True)
+    out = with_verdicts(df, fetches=fetches, agents=agents.split(","), explain=True,
+                        strategy=strategy)
     # Small Arrow batches, so that origins' rows straddle batch boundaries.
     spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "97")
     try:
@@ -143,6 +162,137 @@ def test_with_fetches_equals_the_command(spark, shared, binary, tmp_path):
     assert by_url["https://six0.invalid/x"]["GPTBot_reason"] == "redirect-limit"
     assert by_url["https://six1.invalid/x"]["GPTBot_reason"] == "rule"
     assert by_url["https://loop-a.invalid/x"]["GPTBot_reason"] == "redirect-limit"
+    # Redirects to captures of other URLs reach their rules; a capture is
+    # no robots.txt of its own origin.
+    assert by_url["https://moved.invalid/private/a"]["GPTBot"] == "disallowed"
+    assert by_url["https://moved.invalid/public"]["GPTBot"] == "allowed"
+    assert by_url["https://away.invalid/x"]["GPTBot"] == "disallowed"
+    assert by_url["https://away.invalid/x"]["Googlebot"] == "allowed"
+    assert by_url["https://cdn.invalid/site/robots.txt"]["GPTBot_reason"] == "no-robots"
+
+
+def _ids_by_partition(df):
+    return df.select("id").rdd.glom().map(lambda rows: [r.id for r in rows]).collect()
+
+
+def test_broadcast_keeps_rows_in_place(spark, shared):
+    """The broadcast path judges each partition where it is: the same
+    partitions, the same rows in the same order; the partition path moves
+    them. The default chooses the broadcast for a small fetch table."""
+    from robots_batch.spark import with_verdicts
+
+    urls = _real_urls(shared, 3000)
+    robots_dir = os.path.join(shared, "datasets", "robots")
+    hosts = sorted({urlsplit(u).hostname or "" for u in urls} - {""})
+    fetches = spark.createDataFrame(
+        [(f"https://{h}/robots.txt", 200, open(os.path.join(robots_dir, h + ".txt"), "rb").read())
+         for h in hosts if os.path.exists(os.path.join(robots_dir, h + ".txt"))],
+        "url string, status int, body binary",
+    )
+    df = _frame(spark, urls).repartition(3).cache()
+    before = _ids_by_partition(df)
+    assert len(before) == 3 and sorted(sum(before, [])) == list(range(len(urls)))
+    for strategy in ("broadcast", "auto"):
+        out = with_verdicts(df, fetches=fetches, agents="GPTBot", strategy=strategy)
+        assert _ids_by_partition(out) == before, strategy
+    # Over the size limit, auto partitions by origin: the rows move.
+    out = with_verdicts(df, fetches=fetches, agents="GPTBot", broadcast_bytes=1000)
+    moved = _ids_by_partition(out)
+    assert sorted(sum(moved, [])) == list(range(len(urls)))
+    assert moved != before
+    # Whichever the path, the verdicts are the same.
+    got = {}
+    for strategy in ("broadcast", "partition"):
+        rows = with_verdicts(df, fetches=fetches, agents="GPTBot", strategy=strategy).collect()
+        got[strategy] = sorted((r.id, r.verdict, r.reason) for r in rows)
+    assert got["broadcast"] == got["partition"]
+    assert {"rule", "no-robots"} <= {r for _, _, r in got["broadcast"]}
+    df.unpersist()
+
+
+def test_strategy_is_checked(spark):
+    from robots_batch.spark import with_verdicts
+
+    df = spark.createDataFrame([("https://a.com/",)], "url string")
+    with pytest.raises(ValueError, match="strategy"):
+        with_verdicts(df, fetches=df, strategy="shuffle")
+
+
+def _warc_record(uri, status, body, date, location=None, kind="response"):
+    head = f"HTTP/1.1 {status} X\r\nContent-Type: text/plain\r\n"
+    if location:
+        head += f"Location: {location}\r\n"
+    http = (head + "\r\n").encode() + body
+    warc = (
+        f"WARC/1.0\r\nWARC-Type: {kind}\r\n"
+        f"WARC-Target-URI: {uri}\r\nWARC-Date: {date}\r\n"
+        "Content-Type: application/http; msgtype=response\r\n"
+        f"Content-Length: {len(http)}\r\n\r\n"
+    ).encode()
+    return warc + http + b"\r\n\r\n"
+
+
+def test_fetches_from_warc_equals_the_command(spark, binary, tmp_path):
+    """WARC files of robots.txt captures read by the executors, judged as
+    `robots-batch crawl --robots-warc` judges them, on both paths."""
+    import gzip
+
+    from robots_batch.spark import fetches_from_warc, with_verdicts
+
+    old, new = "2024-01-01T00:00:00Z", "2025-06-01T00:00:00Z"
+    first = [
+        _warc_record("https://a.com/robots.txt", 200, b"User-agent: *\nDisallow: /old\n", old),
+        _warc_record("https://a.com/robots.txt", 200, b"User-agent: *\nDisallow: /a\n", new),
+        _warc_record("https://a.com/robots.txt", 0, b"", new, kind="request"),
+        _warc_record("http://b.com/robots.txt", 301, b"", old, location="https://b.com/robots.txt"),
+        _warc_record("https://b.com/robots.txt", 302, b"", old, location="/r/robots.txt"),
+        _warc_record("https://b.com/r/robots.txt", 200, b"User-agent: GPTBot\nDisallow: /b\n", old),
+        _warc_record("https://c.com/robots.txt", 503, b"busy", old),
+    ]
+    second = [
+        _warc_record("https://c.com/robots.txt", 404, b"", new),
+        _warc_record("https://d.com/robots.txt", 200, b"User-agent: *\nAllow: /d/ok\nDisallow: /d\n", old),
+        _warc_record("https://e.com/robots.txt", 403, b"", old),
+    ]
+    paths = []
+    for name, records in (("one.warc.gz", first), ("two.warc", second)):
+        path = tmp_path / name
+        data = b"".join(gzip.compress(r) for r in records) if name.endswith(".gz") else b"".join(records)
+        path.write_bytes(data)
+        paths.append(str(path))
+
+    fetches = fetches_from_warc(spark, paths)
+    assert fetches.columns == ["url", "status", "body", "location", "date"]
+    rows = {(r.url, r.date): r for r in fetches.collect()}
+    # The request record is no fetch; of a URL's captures in one file, the
+    # latest is kept.
+    assert sorted(u for u, _ in rows) == [
+        "http://b.com/robots.txt", "https://a.com/robots.txt", "https://b.com/r/robots.txt",
+        "https://b.com/robots.txt", "https://c.com/robots.txt", "https://c.com/robots.txt",
+        "https://d.com/robots.txt", "https://e.com/robots.txt",
+    ]
+    assert bytes(rows[("https://a.com/robots.txt", new)].body) == b"User-agent: *\nDisallow: /a\n"
+    assert rows[("https://b.com/robots.txt", old)].location == "/r/robots.txt"
+
+    urls = [f"{s}://{h}.com/{p}" for s in ("http", "https") for h in "abcdef"
+            for p in ("", "a", "old", "b", "d", "d/ok")] + ["not a url"]
+    urls_file = tmp_path / "urls.txt"
+    urls_file.write_text("\n".join(urls) + "\n", encoding="utf-8")
+    args = ["crawl", "--no-header", "--explain", "-a", "GPTBot"]
+    for p in paths:
+        args += ["--robots-warc", p]
+    want = _rows(run(binary, *args, str(urls_file)))
+    assert len(want) == len(urls)
+    df = _frame(spark, urls)
+    for strategy in ("broadcast", "partition"):
+        out = with_verdicts(df, fetches=fetches, agents="GPTBot", explain=True, strategy=strategy)
+        got = {r["id"]: r for r in out.collect()}
+        for i, row in enumerate(want):
+            g = got[i]
+            mine = [g["url"], g["verdict"], g["reason"], g["robots"], g["line"], g["rule"]]
+            assert ["" if v is None else str(v) for v in mine] == row, (strategy, row)
+    reasons = {r[2] for r in want}
+    assert {"rule", "status-4xx", "no-robots", "no-host"} <= reasons
 
 
 def test_rdd_pipe_streams_the_command(spark, binary):
