@@ -40,6 +40,7 @@ assert_eq!(verdict("/relative"), "unknown no-host");
 */
 
 mod fetch;
+mod grouped;
 mod hash;
 mod jsonl;
 mod judge;
@@ -50,6 +51,7 @@ mod warc;
 mod worker;
 
 pub use self::fetch::Fetch;
+pub use self::grouped::GroupedScratch;
 pub use self::judge::{
     Assume, CrawlJudge, CrawlReason, CrawlScratch, CrawlVerdict, FetchPolicy,
     MatcherCache, DEFAULT_COMPILE_AFTER, MAX_REDIRECTS,

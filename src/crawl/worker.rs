@@ -4,22 +4,10 @@
 use std::fs::File;
 use std::io::{self, Read};
 
-use super::hash::HashMap;
-use super::judge::{
-    CrawlJudge, CrawlReason, CrawlScratch, CrawlVerdict, Located,
-};
-use super::origin::{raw_authority, same_authority};
+use super::grouped::GroupedScratch;
+use super::judge::{CrawlJudge, CrawlReason, CrawlVerdict};
 use crate::batch::{for_each_line, Batch, ChunkWorker, Sink, Stats};
 use crate::output::{slot, Cell, Counts, CrawlRows, Format};
-
-/// Lines of a chunk are judged in input order when they come in runs of
-/// this many lines needing the same matchers on average, else sorted by
-/// the matchers they need.
-const SORT_BELOW_RUN: usize = 4;
-
-/// The most authorities a worker remembers where the verdicts come from;
-/// past it, it forgets them all and starts again.
-const MAX_REMEMBERED: usize = 1 << 16;
 
 /// Judges and renders the lines of crawl-log chunks, one worker per
 /// thread (see [`Batch::run_crawl_file`]).
@@ -31,10 +19,8 @@ const MAX_REMEMBERED: usize = 1 << 16;
 /// redirects), `line` and `rule` (the deciding rule's line number and
 /// text, when a rule decided). [`CrawlWorker::header`] gives the header.
 ///
-/// A chunk's lines are first located (origin, fetch) without compiling
-/// anything, then judged in order of the compiled matchers they need, so
-/// that a chunk of shuffled hosts switches matchers once per origin rather
-/// than once per line; rows are then written in input order. See
+/// A chunk's lines are judged grouped by the matchers they need (see
+/// [`GroupedScratch::judge`]); rows are then written in input order. See
 /// docs/DESIGN.md, "Crawl mode: scan first, compile later, share by body".
 #[derive(Debug)]
 pub struct CrawlWorker<'j> {
@@ -44,22 +30,11 @@ pub struct CrawlWorker<'j> {
     /// `Some(true)`: write only the lines every agent may fetch, as read;
     /// `Some(false)`: those some agent may not.
     emit: Option<bool>,
-    scratch: CrawlScratch,
-    key: Vec<u8>,
-    /// Where the verdicts of a URL come from, by its raw authority: a log
-    /// in random host order parses each origin once per worker, not once
-    /// per line.
-    remembered: HashMap<Box<[u8]>, Located>,
-    /// Per line of the chunk: where it starts and ends, and where its
-    /// verdicts come from.
-    lines: Vec<(usize, usize, Located)>,
-    /// Line indexes in judging order.
-    order: Vec<u32>,
-    /// The sort keys of `order`.
-    keys: Vec<u64>,
+    grouped: GroupedScratch,
+    /// Per line of the chunk: where it starts and ends.
+    lines: Vec<(usize, usize)>,
     /// `agents` verdicts per line.
     verdicts: Vec<CrawlVerdict>,
-    one: Vec<CrawlVerdict>,
     /// With `explain`, per verdict: the deciding rule's line number and
     /// the range of its text in `texts`.
     rules: Vec<Option<(u32, usize, usize)>>,
@@ -84,14 +59,9 @@ impl<'j> CrawlWorker<'j> {
             explain,
             emit: None,
             tally: None,
-            scratch: judge.scratch(),
-            key: vec![],
-            remembered: HashMap::default(),
+            grouped: GroupedScratch::new(judge),
             lines: vec![],
-            order: vec![],
-            keys: vec![],
             verdicts: vec![],
-            one: vec![],
             rules: vec![],
             texts: vec![],
         }
@@ -156,84 +126,15 @@ impl ChunkWorker for CrawlWorker<'_> {
     fn run(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> io::Result<Stats> {
         let n = self.judge.agents().len();
         let mut stats = Stats::of_bytes(chunk.len());
-        // Locate every line; a line with the authority of the line before
-        // (logs tend to keep a host's URLs together) is located alike.
         self.lines.clear();
         let base = chunk.as_ptr() as usize;
-        let (judge, key) = (self.judge, &mut self.key);
-        let remembered = &mut self.remembered;
         let lines = &mut self.lines;
-        let mut last: Option<(&[u8], Located)> = None;
         for_each_line(chunk, |line| -> Result<(), ()> {
             let start = line.as_ptr() as usize - base;
-            let located = match last {
-                Some((authority, located))
-                    if same_authority(line, authority) =>
-                {
-                    located
-                }
-                _ => match raw_authority(line) {
-                    Some(authority) => {
-                        let located = match remembered.get(authority) {
-                            Some(&located) => located,
-                            None => {
-                                let (located, _) = judge.locate(line, key);
-                                if remembered.len() >= MAX_REMEMBERED {
-                                    remembered.clear();
-                                }
-                                remembered.insert(authority.into(), located);
-                                located
-                            }
-                        };
-                        last = Some((authority, located));
-                        located
-                    }
-                    None => {
-                        let (located, end) = judge.locate(line, key);
-                        last = (end > 0).then(|| (&line[..end], located));
-                        located
-                    }
-                },
-            };
-            lines.push((start, start + line.len(), located));
+            lines.push((start, start + line.len()));
             Ok(())
         })
         .unwrap_or(());
-        // Judge them grouped by the matchers they need.
-        let group = |l: &Located| match *l {
-            Located::Same(_) => 0,
-            Located::Rules { compiled, .. } => compiled + 1,
-        };
-        self.order.clear();
-        self.order.extend(0..self.lines.len() as u32);
-        let lines = &self.lines;
-        // In a log grouped by host, the lines that need one set of matchers
-        // come in runs already, and judging them in input order changes
-        // matchers about as seldom as sorting would (lines that need none
-        // change nothing), without the sort's cost. Lines are sorted when
-        // the runs are short.
-        let mut changes = 0;
-        let mut current = None;
-        for (_, _, located) in lines {
-            if let Located::Rules { compiled, .. } = *located {
-                if current != Some(compiled) {
-                    changes += 1;
-                    current = Some(compiled);
-                }
-            }
-        }
-        if changes * SORT_BELOW_RUN > lines.len() {
-            // One integer per line, its group above its index, sorts
-            // faster than indexes compared through the lines.
-            self.keys.clear();
-            self.keys.extend(self.order.iter().map(|&i| {
-                let group = group(&lines[i as usize].2);
-                (group.min(u32::MAX as usize) as u64) << 32 | u64::from(i)
-            }));
-            self.keys.sort_unstable();
-            self.order.clear();
-            self.order.extend(self.keys.iter().map(|&k| k as u32));
-        }
         self.verdicts.clear();
         self.verdicts.resize(
             self.lines.len() * n,
@@ -248,41 +149,42 @@ impl ChunkWorker for CrawlWorker<'_> {
         if self.explain {
             self.rules.resize(self.verdicts.len(), None);
         }
-        for &i in &self.order {
-            let i = i as usize;
-            let (start, end, located) = self.lines[i];
-            let url = &chunk[start..end];
-            self.judge.judge_located(
-                url,
-                located,
-                &mut self.scratch,
-                &mut self.one,
-            );
-            self.verdicts[i * n..(i + 1) * n].copy_from_slice(&self.one);
-            if !self.explain {
-                continue;
-            }
-            let matchers = self.scratch.current_matchers();
-            for (a, v) in self.one.iter().enumerate() {
-                let CrawlReason::Robots(reason) = v.reason() else {
-                    continue;
-                };
-                let Some(m) = matchers.and_then(|m| m.get(a)) else {
-                    continue;
-                };
-                let Some(rule) = m.explain(reason).rule() else {
-                    continue;
-                };
-                let s = self.texts.len();
-                self.texts.extend_from_slice(rule.text());
-                self.rules[i * n + a] =
-                    Some((rule.line(), s, self.texts.len()));
-            }
-        }
+        let (lines, verdicts) = (&self.lines, &mut self.verdicts);
+        let (rules, texts) = (&mut self.rules, &mut self.texts);
+        let explain = self.explain;
+        let url = |i: usize| {
+            let (start, end) = lines[i];
+            Some(&chunk[start..end])
+        };
+        self.grouped.judge(
+            self.judge,
+            lines.len(),
+            url,
+            |i, one, matchers| {
+                verdicts[i * n..(i + 1) * n].copy_from_slice(one);
+                if !explain {
+                    return;
+                }
+                for (a, v) in one.iter().enumerate() {
+                    let CrawlReason::Robots(reason) = v.reason() else {
+                        continue;
+                    };
+                    let Some(m) = matchers.and_then(|m| m.get(a)) else {
+                        continue;
+                    };
+                    let Some(rule) = m.explain(reason).rule() else {
+                        continue;
+                    };
+                    let s = texts.len();
+                    texts.extend_from_slice(rule.text());
+                    rules[i * n + a] = Some((rule.line(), s, texts.len()));
+                }
+            },
+        );
         // Render in input order.
         out.clear();
         for i in 0..self.lines.len() {
-            let (start, end, _) = self.lines[i];
+            let (start, end) = self.lines[i];
             stats.count_line();
             for (a, v) in self.verdicts[i * n..(i + 1) * n].iter().enumerate()
             {
