@@ -23,7 +23,7 @@ use pyo3::types::{PyCapsule, PyList, PyString, PyTuple};
 
 use robots_batch::crawl::{
     Assume, CrawlJudge, CrawlReason, CrawlVerdict, Fetch, FetchPolicy,
-    FetchSet, MatcherCache, Origin, MAX_REDIRECTS,
+    FetchSet, GroupedScratch, MatcherCache, Origin, MAX_REDIRECTS,
 };
 use robots_batch::{
     agent_warning, Category, Dialect, EngineKind, Matcher, MatcherBuilder,
@@ -862,7 +862,9 @@ struct Crawl {
 }
 
 impl Crawl {
-    /// Runs `f` over each URL's verdicts (one per agent), without the GIL.
+    /// Runs `f` over each URL's verdicts (one per agent), in order,
+    /// without the GIL. The URLs are judged grouped by origin, as the
+    /// command judges a chunk of a crawl log.
     fn each<U: Sync>(
         &self,
         py: Python<'_>,
@@ -872,16 +874,23 @@ impl Crawl {
         mut f: impl FnMut(Option<&[CrawlVerdict]>) + Send,
     ) {
         py.detach(|| {
-            let mut scratch = self.judge.scratch();
-            let mut out = vec![];
-            for i in 0..len {
-                match get(urls, i) {
-                    Some(url) => {
-                        self.judge.verdicts(url, &mut scratch, &mut out);
-                        f(Some(&out));
-                    }
-                    None => f(None),
+            let n = self.judge.agents().len();
+            let mut verdicts = vec![None; len * n];
+            let mut grouped = GroupedScratch::new(&self.judge);
+            let url = |i: usize| get(urls, i);
+            grouped.judge(&self.judge, len, url, |i, one, _| {
+                for (slot, &v) in
+                    verdicts[i * n..(i + 1) * n].iter_mut().zip(one)
+                {
+                    *slot = Some(v);
                 }
+            });
+            let mut one = Vec::with_capacity(n);
+            for each in verdicts.chunks_exact(n.max(1)).take(len) {
+                one.clear();
+                one.extend(each.iter().flatten());
+                // A URL that is not there (a null) was not judged.
+                f((!one.is_empty()).then_some(&one[..]));
             }
         });
     }
