@@ -57,11 +57,8 @@ impl GroupedScratch {
     /// first located (its origin and fetch, compiling nothing), then URLs
     /// are judged grouped by the matchers they need, unless they come in
     /// runs already, so that a batch of mixed hosts changes matchers once
-    /// per origin rather than once per URL.
-    ///
-    /// # Panics
-    ///
-    /// When `n` exceeds `u32::MAX`.
+    /// per origin rather than once per URL. More URLs than a `u32` counts
+    /// are judged in several windows.
     pub fn judge<'u, U, F>(
         &mut self,
         judge: &CrawlJudge,
@@ -72,21 +69,25 @@ impl GroupedScratch {
         U: Fn(usize) -> Option<&'u [u8]>,
         F: FnMut(usize, &[CrawlVerdict], Option<&[Matcher]>),
     {
-        assert!(u32::try_from(n).is_ok(), "too many URLs in one batch");
-        self.locate_all(judge, n, &url);
-        self.sort_when_mixed();
-        for &i in &self.order {
-            let i = i as usize;
-            let (Some(located), Some(url)) = (self.located[i], url(i)) else {
-                continue;
-            };
-            judge.judge_located(
-                url,
-                located,
-                &mut self.scratch,
-                &mut self.one,
-            );
-            each(i, &self.one, self.scratch.current_matchers());
+        const WINDOW: usize = u32::MAX as usize;
+        for base in (0..n).step_by(WINDOW) {
+            let url = |i: usize| url(base + i);
+            self.locate_all(judge, (n - base).min(WINDOW), &url);
+            self.sort_when_mixed();
+            for &i in &self.order {
+                let i = i as usize;
+                let (Some(located), Some(url)) = (self.located[i], url(i))
+                else {
+                    continue;
+                };
+                judge.judge_located(
+                    url,
+                    located,
+                    &mut self.scratch,
+                    &mut self.one,
+                );
+                each(base + i, &self.one, self.scratch.current_matchers());
+            }
         }
     }
 

@@ -126,6 +126,8 @@ impl ChunkWorker for CrawlWorker<'_> {
     fn run(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> io::Result<Stats> {
         let n = self.judge.agents().len();
         let mut stats = Stats::of_bytes(chunk.len());
+        // Where each line starts and ends; then every line's verdicts,
+        // judged grouped by the matchers they need; then the rows.
         self.lines.clear();
         let base = chunk.as_ptr() as usize;
         let lines = &mut self.lines;
