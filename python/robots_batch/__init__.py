@@ -341,11 +341,16 @@ class Crawl:
     redirects are followed within the fetches given, and a URL whose origin
     has no fetch is ``unknown`` (or ``on_missing``).
 
-    Compiled matchers are kept in a cache bounded by ``cache_bytes``;
-    with ``shared_cache`` (the default), one cache serves every Crawl of the
-    process, so that a robots.txt seen by an earlier Crawl (an earlier batch
-    of a Spark partition) is not compiled again; its size is the
-    ``cache_bytes`` of the first Crawl that uses it.
+    Compiled matchers are kept in a cache bounded by ``cache_bytes``: by
+    default 256 MiB, or three times the bodies given (``fetches``,
+    ``robots_index``, ``robots_warc``; a directory's files are read when
+    first needed and do not count) if that is more, for matchers take two
+    to three times their robots.txt's bytes, and URLs judged batch by batch
+    in random host order would build again and again those of the origins
+    that did not fit. With ``shared_cache`` (the default), one cache serves
+    every Crawl of the process, so that a robots.txt seen by an earlier
+    Crawl (an earlier batch of a Spark partition) is not compiled again;
+    its size is the ``cache_bytes`` of the first Crawl that uses it.
 
     >>> c = Crawl(fetches=[
     ...     {"url": "https://a.com/robots.txt", "status": 200,
@@ -375,7 +380,7 @@ class Crawl:
         on_missing: Optional[str] = None,
         max_redirects: int = 5,
         max_robots_bytes: int = DEFAULT_MAX_ROBOTS_BYTES,
-        cache_bytes: int = 256 << 20,
+        cache_bytes: Optional[int] = None,
         shared_cache: bool = True,
     ) -> None:
         sources = (robots_dir, robots_index, robots_warc, fetches)
@@ -415,6 +420,12 @@ class Crawl:
     @property
     def agents(self) -> List[str]:
         return self._inner.agents
+
+    @property
+    def cache_bytes(self) -> int:
+        """The bytes of compiled matchers the cache keeps at most: the
+        ``cache_bytes`` given, or the default chosen from the bodies."""
+        return self._inner.cache_bytes
 
     def verdicts(
         self, urls: Iterable[URL], agent: Optional[str] = None

@@ -138,7 +138,7 @@ def with_verdicts(
     on_missing: Optional[str] = None,
     max_redirects: int = 5,
     max_robots_bytes: int = DEFAULT_MAX_ROBOTS_BYTES,
-    cache_bytes: int = 256 << 20,
+    cache_bytes: Optional[int] = None,
     strategy: str = "auto",
     broadcast_bytes: Optional[int] = None,
 ) -> Any:
@@ -173,7 +173,9 @@ def with_verdicts(
         Memory: three to four times the table on the driver while it is
         sent, one copy per executor (Spark's broadcast block) and one per
         Python worker (the Crawl's), besides the compiled matchers
-        (``cache_bytes`` at most per worker).
+        (``cache_bytes`` at most per worker; by default, as
+        :class:`Crawl`'s, three times the table's bodies, at least 256 MiB,
+        so that a worker keeps every origin's matchers it builds).
       - ``"partition"``: the URLs are partitioned by origin and each
         origin's fetches travel once to the partition of its URLs (the
         redirects' origins, not their bodies, are collected to the driver
@@ -453,7 +455,10 @@ def _broadcast_crawl(token: str, fetches: Any, policy: dict) -> Crawl:
         crawl = _CRAWLS.get(token)
         if crawl is None:
             table = pa.ipc.open_stream(fetches.value).read_all()
-            crawl = Crawl(fetches=table, **policy)
+            # Its own cache, sized for the table (Crawl's default): the
+            # process-wide one keeps the size of the first Crawl that made
+            # it, and a copy of every body as its key.
+            crawl = Crawl(fetches=table, shared_cache=False, **policy)
             del table
             # The Crawl holds its own copy of the bodies: the broadcast's
             # is let go (it is read again from its file if ever needed).

@@ -664,13 +664,30 @@ impl Matchers {
     }
 }
 
+/// The least bytes of a `Crawl`'s matchers' cache when none is given, and
+/// of the process-wide cache.
+const DEFAULT_CACHE_BYTES: usize = 256 << 20;
+
+/// A `Crawl`'s matchers' cache when none is given: 256 MiB, or room for
+/// the matchers of every body held (they take two to three times their
+/// body's bytes) if that is more. Batches of a log in random host order
+/// meet most origins again and again, and a cache too small for them
+/// builds their matchers each time.
+fn default_cache_bytes(set: &FetchSet) -> usize {
+    let bodies: usize = (0..set.len())
+        .filter_map(|i| set.get(i))
+        .map(|(_, fetch)| fetch.body.len())
+        .sum();
+    bodies.saturating_mul(3).max(DEFAULT_CACHE_BYTES)
+}
+
 /// The matchers compiled by every `Crawl` of this process (per executor
 /// under Spark), shared so that a robots.txt seen again is not compiled
 /// again.
 fn shared_cache(bytes: Option<usize>) -> Arc<MatcherCache> {
     static CACHE: OnceLock<Arc<MatcherCache>> = OnceLock::new();
     Arc::clone(CACHE.get_or_init(|| {
-        Arc::new(MatcherCache::new(bytes.unwrap_or(256 << 20)))
+        Arc::new(MatcherCache::new(bytes.unwrap_or(DEFAULT_CACHE_BYTES)))
     }))
 }
 
@@ -925,7 +942,7 @@ impl Crawl {
         on_missing: Option<&str>,
         max_redirects: usize,
         max_robots_bytes: usize,
-        cache_bytes: usize,
+        cache_bytes: Option<usize>,
         shared_cache: bool,
     ) -> PyResult<Crawl> {
         let dialect = parse_dialect(dialect)?;
@@ -946,7 +963,8 @@ impl Crawl {
                 .transpose()?,
             max_redirects,
             max_robots_bytes,
-            cache_bytes,
+            // Set once the bodies are read (`default_cache_bytes`).
+            cache_bytes: 0,
         };
         let mut set = FetchSet::new();
         set.parse_limit(max_robots_bytes);
@@ -974,6 +992,9 @@ impl Crawl {
         };
         py.detach(|| read(&mut set))
             .map_err(|e| PyOSError::new_err(e.to_string()))?;
+        let cache_bytes =
+            cache_bytes.unwrap_or_else(|| default_cache_bytes(&set));
+        let policy = FetchPolicy { cache_bytes, ..policy };
         let mut judge =
             CrawlJudge::new(set, policy, builder, &agents, dialect);
         if shared_cache {
@@ -986,6 +1007,12 @@ impl Crawl {
     #[getter]
     fn agents(&self) -> Vec<String> {
         self.judge.agents().to_vec()
+    }
+
+    /// The bytes of compiled matchers its cache keeps at most.
+    #[getter]
+    fn cache_bytes(&self) -> usize {
+        self.judge.policy().cache_bytes
     }
 
     /// How many fetches the crawl knows.

@@ -426,6 +426,25 @@ def test_crawl_reads_every_source(tmp_path):
     assert [v.verdict for v in got] == ["disallowed", "disallowed", "disallowed", "allowed"]
 
 
+def test_crawl_cache_holds_the_matchers_of_the_bodies_given(tmp_path):
+    mib = 1 << 20
+    small = [{"url": "https://a.com/robots.txt", "status": 200, "body": b"User-agent: *\nDisallow: /a\n"}]
+    assert Crawl(fetches=small).cache_bytes == 256 * mib
+    assert Crawl(fetches=small, cache_bytes=5000).cache_bytes == 5000
+    # 200 bodies of 500,000 bytes: three times them is more than 256 MiB.
+    body = (b"User-agent: *\n" + b"Disallow: /x\n" * 38461)[:500_000]
+    assert len(body) == 500_000
+    many = [{"url": f"https://h{i}.com/robots.txt", "status": 200, "body": body} for i in range(200)]
+    assert Crawl(fetches=many).cache_bytes == 3 * 200 * 500_000
+    assert Crawl(fetches=pa.array(many)).cache_bytes == 3 * 200 * 500_000
+    # A directory's files are read when first needed: they do not count.
+    d = tmp_path / "dir"
+    d.mkdir()
+    for i in range(200):
+        (d / f"h{i}.com.txt").write_bytes(body)
+    assert Crawl(robots_dir=d).cache_bytes == 256 * mib
+
+
 def test_crawl_equals_the_command(binary, tmp_path):
     index = tmp_path / "index.jsonl"
     with open(index, "w") as f:

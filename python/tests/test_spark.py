@@ -192,9 +192,14 @@ def test_broadcast_keeps_rows_in_place(spark, shared):
     df = _frame(spark, urls).repartition(3).cache()
     before = _ids_by_partition(df)
     assert len(before) == 3 and sorted(sum(before, [])) == list(range(len(urls)))
-    for strategy in ("broadcast", "auto"):
-        out = with_verdicts(df, fetches=fetches, agents="GPTBot", strategy=strategy)
-        assert _ids_by_partition(out) == before, strategy
+    # Small Arrow batches: many per partition, each judged where it is.
+    spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "97")
+    try:
+        for strategy in ("broadcast", "auto"):
+            out = with_verdicts(df, fetches=fetches, agents="GPTBot", strategy=strategy)
+            assert _ids_by_partition(out) == before, strategy
+    finally:
+        spark.conf.unset("spark.sql.execution.arrow.maxRecordsPerBatch")
     # Over the size limit, auto partitions by origin: the rows move.
     out = with_verdicts(df, fetches=fetches, agents="GPTBot", broadcast_bytes=1000)
     moved = _ids_by_partition(out)

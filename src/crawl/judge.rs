@@ -392,6 +392,11 @@ impl CrawlJudge {
         &self.agents
     }
 
+    /// The policy judged under.
+    pub fn policy(&self) -> &FetchPolicy {
+        &self.policy
+    }
+
     /// Fresh per-thread state.
     pub fn scratch(&self) -> CrawlScratch {
         CrawlScratch { key: vec![], current: None, scratches: vec![] }
