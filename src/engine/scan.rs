@@ -13,6 +13,17 @@
 //! the most room for the next, so it finds a match whenever there is
 //! one). Each literal is searched once, so a path costs time linear in
 //! its length for each pattern.
+//!
+//! Two cheap filters keep a path from being tried against every pattern.
+//! Past a few patterns, they are indexed by what a path must start with to
+//! match them: a prefix of 8 bytes or more by its first 8 (a hash of
+//! them), a shorter one by its second byte (a path's first is `/`, like
+//! nearly every prefix's). A path is tried, in priority order, against the
+//! patterns in its two buckets and those too short to index: in real
+//! files, many rules share a directory, so the first 8 bytes tell them
+//! apart where the second byte does not. And each wildcard tail carries
+//! the set of bytes its literals hold: a path without one of them skips
+//! the search.
 
 use super::pattern::{
     canonical_tail, follows, split, Bare, Pattern, Rest, NONE,
@@ -31,7 +42,32 @@ pub(crate) struct ScanEngine {
     rares: Vec<u8>,
     /// In priority order.
     entries: Vec<Entry>,
+    /// Which entries a path may match, by how it starts (absent for a few
+    /// entries, which are all tried).
+    index: Option<Index>,
 }
+
+/// The entries in buckets by what a path must start with to match them,
+/// each bucket's ids ascending.
+#[derive(Clone, Debug)]
+struct Index {
+    /// The `BUCKETS + 1` bounds of the buckets, then the ids: bucket `b` is
+    /// `ids[ids[b]..ids[b + 1]]` (in one allocation, as crawl mode builds
+    /// one index for nearly every host of a log).
+    ids: Vec<u32>,
+}
+
+/// Buckets of prefixes of 8 bytes or more (by a hash of those), then of
+/// prefixes of 2 to 7 bytes (by their second byte, modulo 64), then one of
+/// the shorter ones.
+const WORD_BUCKETS: usize = 64;
+const SECOND_BUCKETS: usize = 64;
+const BUCKETS: usize = WORD_BUCKETS + SECOND_BUCKETS + 1;
+const SHORT_BUCKET: usize = BUCKETS - 1;
+
+/// Up to this many patterns, a path is tried against each: the index
+/// would save fewer comparisons than it costs to build.
+const INDEX_FROM: usize = 12;
 
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -49,6 +85,9 @@ struct Entry {
     /// How many tail literals (0 for a prefix pattern).
     literals: u32,
     kind: Kind,
+    /// The bytes of the tail's literals, as `byte_set` gives them: a path
+    /// whose set lacks one cannot hold them all.
+    needs: u64,
 }
 
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -65,6 +104,12 @@ enum Kind {
 
 impl ScanEngine {
     pub(crate) fn new(patterns: &[Pattern]) -> ScanEngine {
+        ScanEngine::indexed_from(patterns, INDEX_FROM)
+    }
+
+    /// The engine, with its patterns indexed when there are more than
+    /// `min` of them.
+    fn indexed_from(patterns: &[Pattern], min: usize) -> ScanEngine {
         let mut engine = ScanEngine {
             bytes: Vec::with_capacity(
                 patterns.iter().map(|p| p.bytes.len()).sum(),
@@ -72,10 +117,12 @@ impl ScanEngine {
             ends: Vec::with_capacity(patterns.len()),
             rares: Vec::with_capacity(patterns.len()),
             entries: Vec::with_capacity(patterns.len()),
+            index: None,
         };
         for p in patterns {
             let (prefix, rest) = split(p);
             let at = engine.push(prefix, 0);
+            let mut needs = 0;
             let (kind, literals) = match rest {
                 Rest::Nothing => (Kind::Prefix, 0),
                 Rest::End => (Kind::Exact, 0),
@@ -90,6 +137,7 @@ impl ScanEngine {
                     let mut n = 0;
                     for literal in body[1..].split(|&b| b == b'*') {
                         engine.push(literal, Bare::rare_offset(literal));
+                        needs |= byte_set(literal);
                         n += 1;
                     }
                     (kind, n)
@@ -104,7 +152,11 @@ impl ScanEngine {
                 prefix: at,
                 literals,
                 kind,
+                needs,
             });
+        }
+        if engine.entries.len() > min {
+            engine.index = Some(Index::new(&engine.entries));
         }
         engine
     }
@@ -128,39 +180,162 @@ impl ScanEngine {
         self.bytes.len()
             + self.ends.len() * 5
             + self.entries.len() * std::mem::size_of::<Entry>()
+            + self.index.as_ref().map_or(0, Index::memory_usage)
     }
 
     /// The first pattern (in priority order) that matches a prefix of
     /// `path`, or `NONE`.
     pub(crate) fn find(&self, path: &[u8]) -> u32 {
-        let (word, _) = word_and_mask(path);
-        for (id, e) in self.entries.iter().enumerate() {
-            let len = e.len as usize;
-            if word & e.mask != e.head || path.len() < len {
-                continue;
-            }
-            if len > 8 && path[8..len] != self.literal(e.prefix)[8..] {
-                continue;
-            }
-            let rest = &path[len..];
-            let hit = match e.kind {
-                Kind::Prefix => true,
-                Kind::Exact => rest.is_empty(),
-                Kind::Tail | Kind::TailEnd => {
-                    let literals = (e.prefix + 1..e.prefix + 1 + e.literals)
-                        .map(|i| Bare {
-                            bytes: self.literal(i),
-                            rare: usize::from(self.rares[i as usize]),
-                        });
-                    follows(rest, 0, literals, e.kind == Kind::TailEnd)
+        let mut path = Path::new(path);
+        let Some(index) = &self.index else {
+            return (0..self.entries.len() as u32)
+                .find(|&id| self.matches(id, &mut path))
+                .unwrap_or(NONE);
+        };
+        // Three ascending lists, merged: priority order.
+        let mut lists = index.buckets_of(&path);
+        loop {
+            let mut first = (NONE, 0);
+            for (k, list) in lists.iter().enumerate() {
+                if let Some(&id) = list.first() {
+                    if id < first.0 {
+                        first = (id, k);
+                    }
                 }
-            };
-            if hit {
-                return id as u32;
+            }
+            let (id, k) = first;
+            if id == NONE {
+                return NONE;
+            }
+            lists[k] = &lists[k][1..];
+            if self.matches(id, &mut path) {
+                return id;
             }
         }
-        NONE
     }
+
+    /// Whether entry `id` matches a prefix of the path.
+    #[inline(always)]
+    fn matches(&self, id: u32, path: &mut Path<'_>) -> bool {
+        let e = &self.entries[id as usize];
+        let len = e.len as usize;
+        let bytes = path.bytes;
+        if path.word & e.mask != e.head || bytes.len() < len {
+            return false;
+        }
+        if len > 8 && bytes[8..len] != self.literal(e.prefix)[8..] {
+            return false;
+        }
+        let rest = &bytes[len..];
+        match e.kind {
+            Kind::Prefix => true,
+            Kind::Exact => rest.is_empty(),
+            Kind::Tail | Kind::TailEnd => {
+                if e.needs & !path.byte_set() != 0 {
+                    return false;
+                }
+                let literals =
+                    (e.prefix + 1..e.prefix + 1 + e.literals).map(|i| Bare {
+                        bytes: self.literal(i),
+                        rare: usize::from(self.rares[i as usize]),
+                    });
+                follows(rest, 0, literals, e.kind == Kind::TailEnd)
+            }
+        }
+    }
+}
+
+/// A path being judged, with what the entries test it by.
+struct Path<'p> {
+    bytes: &'p [u8],
+    /// The first 8 bytes (zeros after a shorter path).
+    word: u64,
+    /// Its `byte_set`, once a wildcard tail asks for it.
+    set: Option<u64>,
+}
+
+impl<'p> Path<'p> {
+    fn new(bytes: &'p [u8]) -> Path<'p> {
+        Path { bytes, word: word_and_mask(bytes).0, set: None }
+    }
+
+    fn byte_set(&mut self) -> u64 {
+        *self.set.get_or_insert_with(|| byte_set(self.bytes))
+    }
+}
+
+/// The bytes of `bytes` as a set of 64 classes, each byte in class
+/// `byte % 64`: a path's classes must include those of every literal it
+/// holds. Upper- and lower-case letters fall in different classes; a
+/// lower-case letter may share one with a digit or a punctuation byte (`p`
+/// with `0`, `n` with `.`), which only lets more paths through to the
+/// search.
+fn byte_set(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0, |set, &b| set | 1 << (b & 63))
+}
+
+impl Index {
+    fn new(entries: &[Entry]) -> Index {
+        let bucket = |e: &Entry| match e.len {
+            0 | 1 => SHORT_BUCKET,
+            2..=7 => second_bucket((e.head >> 8) as u8),
+            _ => word_bucket(e.head),
+        };
+        // A counting sort: each bucket's size, then where it ends, then
+        // the ids placed from the last down, so that each bucket is
+        // ascending and its bound falls back to where it starts.
+        let bounds = BUCKETS + 1;
+        let mut ids = vec![0u32; bounds + entries.len()];
+        for e in entries {
+            ids[bucket(e)] += 1;
+        }
+        let mut end = bounds as u32;
+        for bound in &mut ids[..bounds] {
+            end += *bound;
+            *bound = end;
+        }
+        for (i, e) in entries.iter().enumerate().rev() {
+            let b = bucket(e);
+            ids[b] -= 1;
+            let at = ids[b] as usize;
+            ids[at] = i as u32;
+        }
+        Index { ids }
+    }
+
+    /// The three buckets whose entries may match `path`: those of its
+    /// first 8 bytes, of its second byte, and of short prefixes.
+    fn buckets_of(&self, path: &Path<'_>) -> [&[u32]; 3] {
+        let n = path.bytes.len();
+        [
+            if n >= 8 { self.bucket(word_bucket(path.word)) } else { &[] },
+            if n >= 2 {
+                self.bucket(second_bucket(path.bytes[1]))
+            } else {
+                &[]
+            },
+            self.bucket(SHORT_BUCKET),
+        ]
+    }
+
+    fn bucket(&self, b: usize) -> &[u32] {
+        &self.ids[self.ids[b] as usize..self.ids[b + 1] as usize]
+    }
+
+    fn memory_usage(&self) -> usize {
+        self.ids.len() * 4
+    }
+}
+
+/// The bucket of the prefixes that start with the 8 bytes of `word`.
+fn word_bucket(word: u64) -> usize {
+    // The top bits of a multiplicative hash.
+    (word.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) as usize
+}
+
+/// The bucket of the prefixes of 2 to 7 bytes whose second byte is `b`.
+fn second_bucket(b: u8) -> usize {
+    WORD_BUCKETS + usize::from(b % 64)
 }
 
 #[cfg(test)]
@@ -197,6 +372,71 @@ mod tests {
                         path[at] ^= 0x20;
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn the_index_and_the_byte_sets_change_no_answer() {
+        // Random patterns and paths over a small alphabet (so that
+        // prefixes share second bytes and tails' literals are often
+        // there): the engine indexed from its first pattern, and never,
+        // agree with a naive reading of each pattern.
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |n: u64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n) as usize
+        };
+        let alphabet = b"/ab?.p0*$";
+        // Patterns of up to 13 bytes and paths of up to 16 fall in every
+        // kind of bucket.
+        for _ in 0..2_000 {
+            let mut patterns = vec![];
+            for _ in 0..next(30) {
+                let len = next(13);
+                let mut bytes: Vec<u8> =
+                    (0..len).map(|_| alphabet[next(9)]).collect();
+                if next(4) > 0 {
+                    bytes.insert(0, b'/');
+                }
+                patterns.push(Pattern {
+                    bytes: Cow::Owned(bytes),
+                    syntax: Syntax::Glob,
+                });
+            }
+            let indexed = ScanEngine::indexed_from(&patterns, 0);
+            let plain = ScanEngine::indexed_from(&patterns, usize::MAX);
+            assert!(patterns.is_empty() || indexed.index.is_some());
+            assert!(plain.index.is_none());
+            for _ in 0..20 {
+                let len = next(16);
+                let mut path: Vec<u8> =
+                    (0..len).map(|_| alphabet[next(7)]).collect();
+                if next(5) > 0 {
+                    path.insert(0, b'/');
+                }
+                let want = patterns
+                    .iter()
+                    .position(|p| naive_match(&p.bytes, &path))
+                    .map_or(NONE, |i| i as u32);
+                assert_eq!(indexed.find(&path), want, "{patterns:?} {path:?}");
+                assert_eq!(plain.find(&path), want, "{patterns:?} {path:?}");
+            }
+        }
+    }
+
+    /// Whether glob `pattern` matches a prefix of `path`, by recursion.
+    fn naive_match(pattern: &[u8], path: &[u8]) -> bool {
+        match pattern.split_first() {
+            None => true,
+            Some((b'$', [])) => path.is_empty(),
+            Some((b'*', rest)) => {
+                (0..=path.len()).any(|i| naive_match(rest, &path[i..]))
+            }
+            Some((&c, rest)) => {
+                path.first() == Some(&c) && naive_match(rest, &path[1..])
             }
         }
     }

@@ -18,9 +18,7 @@ pub(super) fn push_field(format: Format, out: &mut Vec<u8>, field: &[u8]) {
         // only for the rare field that needs quotes (the same bytes
         // csv-core's default writer quotes for).
         Format::Csv => {
-            if memchr::memchr3(b',', b'"', b'\n', field).is_none()
-                && memchr::memchr(b'\r', field).is_none()
-            {
+            if !may_need_quotes(field) {
                 out.extend_from_slice(field);
             } else {
                 push_csv_field(&mut csv_core::Writer::new(), out, field)
