@@ -535,9 +535,38 @@ fn robots_dir_files_are_read_when_first_needed() {
     judge.verdicts(b"https://c.com/", &mut scratch, &mut out);
     let c = out[0].fetch().unwrap();
     assert_eq!(
-        judge.fetches().body(c),
+        judge.fetches().body(c).as_deref(),
         Some(&b"User-agent: *\nDisallow: /b/\n"[..])
     );
+}
+
+/// A directory's bodies are not kept once their matchers are built, so
+/// that a run holds no more than its cache: a host whose matchers were
+/// evicted is read again, as its file is then; a file removed meanwhile
+/// is judged as an empty one, and reported.
+#[test]
+fn robots_dir_files_are_read_again_after_eviction() {
+    let dir = Dir::new("crawl-reread-dir");
+    dir.create_dir("robots");
+    dir.create("robots/a.com.txt", "User-agent: *\nDisallow: /a/\n");
+    dir.create("robots/b.com.txt", "User-agent: *\nDisallow: /b/\n");
+    let mut set = FetchSet::new();
+    set.read_dir(&dir.path().join("robots")).unwrap();
+    let tiny = FetchPolicy { cache_bytes: 1, ..FetchPolicy::default() };
+    let judge = judge_with(set, tiny);
+    let urls = ["https://a.com/a/", "https://a.com/z/", "https://b.com/b/"];
+    let rule = "disallowed rule | disallowed rule";
+    let none = "allowed no-matching-rule | allowed no-matching-rule";
+    assert_eq!(judge_all(&judge, &urls), [rule, none, rule]);
+    // Each host's matchers evict the other's.
+    dir.create("robots/a.com.txt", "User-agent: *\nDisallow: /z/\n");
+    std::fs::remove_file(dir.path().join("robots/b.com.txt")).unwrap();
+    assert!(judge.fetches().unreadable().is_empty());
+    let empty = "allowed no-group | allowed no-group";
+    assert_eq!(judge_all(&judge, &urls), [none, rule, empty]);
+    let unreadable = judge.fetches().unreadable();
+    assert_eq!(unreadable.len(), 1, "{unreadable:?}");
+    assert!(unreadable[0].contains("b.com.txt"), "{unreadable:?}");
 }
 
 /// Spellings of one host that the WHATWG URL standard (and so a crawler

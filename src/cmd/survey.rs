@@ -154,7 +154,7 @@ fn site_survey(
     let verdict = match judge.resolution(index) {
         Ok(fetch) => match judge.fetches().body(fetch) {
             Some(body) => {
-                let robots = Robots::parse_with_limit(body, max_bytes);
+                let robots = Robots::parse_with_limit(&body, max_bytes);
                 let scopes = survey(&robots, agents, dialect);
                 let usage = if usage {
                     usage_at_root(&robots, agents, dialect, &scopes)

@@ -1,6 +1,7 @@
 //! The verdicts of a crawl log's URLs: each URL's origin, the fetch of its
 //! robots.txt (after redirects), and the matchers compiled from it.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -218,9 +219,9 @@ pub struct CrawlJudge {
     /// fetch whose matchers it shares (the first read with the same body),
     /// or `None` when it could not be read; set when it is first needed.
     unread_compiled: Vec<OnceLock<Option<usize>>>,
-    /// The directory files read so far, by the hash of their bodies (seeded
-    /// at random, so that no file can be made to collide on purpose).
-    unread_bodies: Mutex<HashMap<u64, Vec<usize>>>,
+    /// The directory files read so far, and the bodies read but not built
+    /// yet (see [`ReadFiles`]).
+    read_files: Mutex<ReadFiles>,
     body_hash: ahash::RandomState,
 }
 
@@ -301,7 +302,8 @@ impl CrawlJudge {
             .map(|i| match fetches.is_unread(i) {
                 true => i,
                 false => {
-                    let body = fetches.body(i).unwrap_or_default();
+                    let body =
+                        fetches.get(i).map_or(&[][..], |(_, f)| &f.body);
                     *first_with.entry(body).or_insert(i)
                 }
             })
@@ -338,7 +340,7 @@ impl CrawlJudge {
             compile_after,
             unused_captures,
             unread_compiled,
-            unread_bodies: Mutex::default(),
+            read_files: Mutex::default(),
             body_hash: ahash::RandomState::new(),
         }
     }
@@ -499,17 +501,22 @@ impl CrawlJudge {
     /// the file the first time.
     fn unread_compiled(&self, index: usize) -> Option<usize> {
         *self.unread_compiled[index].get_or_init(|| {
-            let body = self.fetches.body(index)?;
-            let hash = self.body_hash.hash_one(body);
-            let mut bodies =
-                self.unread_bodies.lock().unwrap_or_else(|e| e.into_inner());
-            let same = bodies.entry(hash).or_default();
-            let first = same
-                .iter()
-                .copied()
-                .find(|&j| self.fetches.body(j) == Some(body));
+            let body = self.fetches.body(index)?.into_owned();
+            let hash = self.body_hash.hash_one(&body);
+            let mut read =
+                self.read_files.lock().unwrap_or_else(|e| e.into_inner());
+            let ReadFiles { by_hash, unbuilt } = &mut *read;
+            let same = by_hash.entry(hash).or_default();
+            // An earlier file with the same hash is compared byte for
+            // byte, read again unless its matchers are yet to be built.
+            let first =
+                same.iter().copied().find(|&j| match unbuilt.get(&j) {
+                    Some(other) => **other == *body,
+                    None => self.fetches.body(j).as_deref() == Some(&body),
+                });
             if first.is_none() {
                 same.push(index);
+                unbuilt.insert(index, body.into_boxed_slice());
             }
             Some(first.unwrap_or(index))
         })
@@ -583,7 +590,8 @@ impl CrawlJudge {
         if let Some(entry) = local.filter(|e| e.scanned.is_none()) {
             return Some(entry);
         }
-        let (cache, key) = self.shared_key(index)?;
+        self.shared.as_ref()?;
+        let (cache, key) = self.shared_key(&self.body(index))?;
         let entry = cache.get(&key).filter(|e| e.scanned.is_none())?;
         self.cache.insert(index, Arc::clone(&entry));
         Some(entry)
@@ -601,7 +609,8 @@ impl CrawlJudge {
         }
         // Built outside the lock: two threads may both build one origin's
         // matchers, but no thread waits for another's compilation.
-        let key = self.shared_key(index);
+        let body = self.body(index);
+        let key = self.shared_key(&body);
         if let Some((cache, ref key)) = key {
             if let Some(entry) = cache.get(key) {
                 self.cache.insert(index, Arc::clone(&entry));
@@ -609,11 +618,11 @@ impl CrawlJudge {
             }
         }
         let entry = if self.compile_after == 0 {
-            self.build(index, &self.builder, None)
+            self.build(&body, &self.builder, None)
         } else {
             let mut scan = self.builder.clone();
             scan.engine(EngineKind::Scan);
-            self.build(index, &scan, Some(Arc::default()))
+            self.build(&body, &scan, Some(Arc::default()))
         };
         self.keep(index, &entry, key);
         entry
@@ -622,8 +631,9 @@ impl CrawlJudge {
     /// Compiles the matchers of the fetch at `index` with the builder's
     /// engine, in place of any scanning ones in the caches.
     fn compile(&self, index: usize) -> Arc<Entry> {
-        let entry = self.build(index, &self.builder, None);
-        self.keep(index, &entry, self.shared_key(index));
+        let body = self.body(index);
+        let entry = self.build(&body, &self.builder, None);
+        self.keep(index, &entry, self.shared_key(&body));
         entry
     }
 
@@ -641,28 +651,37 @@ impl CrawlJudge {
         }
     }
 
-    /// The key of the fetch at `index` in the shared cache, if any.
-    fn shared_key(&self, index: usize) -> Option<(&MatcherCache, SharedKey)> {
+    /// The key of a fetch with this body in the shared cache, if any.
+    fn shared_key(&self, body: &[u8]) -> Option<(&MatcherCache, SharedKey)> {
         let (cache, settings) = self.shared.as_ref()?;
         let key = SharedKey {
             settings: Arc::clone(settings),
-            body: Arc::from(self.body(index)),
+            body: Arc::from(body),
         };
         Some((cache, key))
     }
 
-    fn body(&self, index: usize) -> &[u8] {
+    /// The body of the fetch at `index`: a directory's file as read to
+    /// locate it, if its matchers were not built since, else read again (a
+    /// file that can no longer be read is empty).
+    fn body(&self, index: usize) -> Cow<'_, [u8]> {
+        if self.fetches.is_unread(index) {
+            let mut read =
+                self.read_files.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(body) = read.unbuilt.remove(&index) {
+                return Cow::Owned(body.into_vec());
+            }
+        }
         self.fetches.body(index).unwrap_or_default()
     }
 
-    /// The matchers of the fetch at `index`, built by `builder`.
+    /// Matchers of `body`, built by `builder`.
     fn build(
         &self,
-        index: usize,
+        body: &[u8],
         builder: &MatcherBuilder,
         scanned: Option<Arc<Scanned>>,
     ) -> Arc<Entry> {
-        let body = self.body(index);
         let robots =
             Robots::parse_with_limit(body, self.policy.max_robots_bytes);
         let matchers: Arc<[Matcher]> = self
@@ -674,6 +693,18 @@ impl CrawlJudge {
             + matchers.iter().map(Matcher::memory_usage).sum::<usize>();
         Arc::new(Entry { matchers, bytes, scanned })
     }
+}
+
+/// The directory files a judge has read, for [`CrawlJudge::unread_compiled`]
+/// and the first build of their matchers.
+#[derive(Debug, Default)]
+struct ReadFiles {
+    /// The files read so far, by the hash of their bodies (seeded at
+    /// random, so that no file can be made to collide on purpose).
+    by_hash: HashMap<u64, Vec<usize>>,
+    /// The bodies read to locate a URL whose matchers are not built yet:
+    /// the build takes them, so that a file is read once, not twice.
+    unbuilt: HashMap<usize, Box<[u8]>>,
 }
 
 /// A judge's matchers by fetch index, bounded in bytes: every thread reads

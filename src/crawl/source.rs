@@ -2,6 +2,7 @@
 //! the readers that fill them: a directory of `<host>.txt` files, a JSON
 //! Lines index, and WARC files.
 
+use std::borrow::Cow;
 use std::fs::{self, File};
 use std::io::{self, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -35,14 +36,15 @@ pub struct FetchSet {
     unread: HashMap<usize, Unread>,
 }
 
-/// A file of a directory, read when its body is first needed: a log names
-/// only some of the hosts of a large directory, and its first URLs should
-/// not wait for the others.
+/// A file of a directory, read each time its body is needed and not kept:
+/// a log names only some of the hosts of a large directory, and its first
+/// URLs should not wait for the others; and a run over many hosts keeps
+/// their matchers, in a bounded cache, not their files.
 #[derive(Clone, Debug)]
 struct Unread {
     path: PathBuf,
-    /// The body once read; `Err` holds why it could not be.
-    body: OnceLock<Result<Box<[u8]>, String>>,
+    /// Why the file could not be read, the first time it could not.
+    error: OnceLock<String>,
 }
 
 /// An entry of a directory that [`FetchSet::read_dir_skipping`] could not
@@ -132,21 +134,23 @@ impl FetchSet {
         self.fetches.get(index).map(|(name, f)| (name.as_str(), f))
     }
 
-    /// The body of the fetch at `index`, reading it first if it is a
-    /// directory's file not read yet (once, whichever thread asks first);
+    /// The body of the fetch at `index`: a directory's file is read from
+    /// the file at each call (the set keeps no directory file's bytes);
     /// `None` when there is no such fetch or its file could not be read.
-    pub fn body(&self, index: usize) -> Option<&[u8]> {
+    pub fn body(&self, index: usize) -> Option<Cow<'_, [u8]>> {
         let Some(unread) = self.unread.get(&index) else {
-            return self.fetches.get(index).map(|(_, f)| f.body.as_slice());
+            let (_, fetch) = self.fetches.get(index)?;
+            return Some(Cow::Borrowed(&fetch.body));
         };
-        let body = unread.body.get_or_init(|| {
-            read_body(&unread.path, self.max_body)
-                .map(Vec::into_boxed_slice)
-                .map_err(|e| {
-                    format!("{}: cannot read: {e}", unread.path.display())
-                })
-        });
-        body.as_deref().ok()
+        match read_body(&unread.path, self.max_body) {
+            Ok(body) => Some(Cow::Owned(body)),
+            Err(e) => {
+                let why =
+                    format!("{}: cannot read: {e}", unread.path.display());
+                let _ = unread.error.set(why);
+                None
+            }
+        }
     }
 
     /// Whether the fetch at `index` is a directory's file whose body is
@@ -156,12 +160,14 @@ impl FetchSet {
     }
 
     /// The directory files that could not be read when their bodies were
-    /// needed, each with why; their origins count as having no fetch.
+    /// needed, each with why; their origins count as having no fetch (a
+    /// file that could be read once and not later, removed during the run,
+    /// is judged as empty from then on).
     pub fn unreadable(&self) -> Vec<&str> {
         let mut errors: Vec<&str> = self
             .unread
             .values()
-            .filter_map(|u| u.body.get()?.as_ref().err().map(String::as_str))
+            .filter_map(|u| u.error.get().map(String::as_str))
             .collect();
         errors.sort_unstable();
         errors
@@ -379,7 +385,7 @@ impl FetchSet {
         for (host, path) in files {
             let fetch = Fetch { status: 200, ..Fetch::default() };
             if let Some(i) = self.add_host(&host, fetch) {
-                self.unread.insert(i, Unread { path, body: OnceLock::new() });
+                self.unread.insert(i, Unread { path, error: OnceLock::new() });
             }
         }
         Ok(n)
