@@ -128,8 +128,8 @@ impl FetchSet {
 
     /// The fetch at `index` and the name it was added under (an origin, a
     /// host, or the URL of a capture of another path than `/robots.txt`).
-    /// The body of a directory's file that was not read yet is empty: see
-    /// [`FetchSet::body`].
+    /// A directory's file has an empty body here (the set does not keep
+    /// it): see [`FetchSet::body`].
     pub fn get(&self, index: usize) -> Option<(&str, &Fetch)> {
         self.fetches.get(index).map(|(name, f)| (name.as_str(), f))
     }
