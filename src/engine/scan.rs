@@ -15,7 +15,7 @@
 //! its length for each pattern.
 //!
 //! Two cheap filters keep a path from being tried against every pattern.
-//! Past a few patterns, they are indexed by what a path must start with to
+//! Past 12 patterns, they are indexed by what a path must start with to
 //! match them: a prefix of 8 bytes or more by its first 8 (a hash of
 //! them), a shorter one by its second byte (a path's first is `/`, like
 //! nearly every prefix's). A path is tried, in priority order, against the
@@ -65,8 +65,8 @@ const SECOND_BUCKETS: usize = 64;
 const BUCKETS: usize = WORD_BUCKETS + SECOND_BUCKETS + 1;
 const SHORT_BUCKET: usize = BUCKETS - 1;
 
-/// Up to this many patterns, a path is tried against each: the index
-/// would save fewer comparisons than it costs to build.
+/// Up to this many patterns, a path is tried against each: so short a
+/// list costs little to scan, and most hosts of a log have few rules.
 const INDEX_FROM: usize = 12;
 
 #[derive(Clone, Copy, Debug)]
