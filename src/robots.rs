@@ -283,8 +283,10 @@ impl Robots {
             start += 1;
         }
         let mut number = 0u32;
-        // Sized for a real file, which has about one line per 30 bytes.
-        let mut lines = Vec::with_capacity(bytes.len() / 32 + 1);
+        // Sized by counting line feeds: growing the vector as lines come
+        // cost more than the count.
+        let feeds = memchr::memchr_iter(b'\n', &bytes[start..]).count();
+        let mut lines = Vec::with_capacity(feeds + 1);
         let mut warnings = vec![];
         while start < bytes.len() {
             let end = memchr::memchr2(b'\n', b'\r', &bytes[start..])
