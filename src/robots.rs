@@ -467,21 +467,53 @@ const KEYS: &[(&str, LineKind, &str)] = &[
     ("site-map", LineKind::Sitemap, "sitemap"),
 ];
 
+/// For each prefix of [`KEYS`], its first 8 bytes (fewer when shorter,
+/// zeros after them) as a little-endian word, the mask of those bytes, and
+/// `0x20` in each byte that is a letter: a key's first word, or-ed with the
+/// letters and masked, equals the prefix's exactly when its first bytes
+/// are the prefix's in any case (a letter's two cases differ by `0x20`
+/// alone; `-` and ` ` must be themselves).
+const KEY_WORDS: [(u64, u64, u64); KEYS.len()] = {
+    let mut out = [(0, 0, 0); KEYS.len()];
+    let mut k = 0;
+    while k < KEYS.len() {
+        let prefix = KEYS[k].0.as_bytes();
+        let mut i = 0;
+        while i < prefix.len() && i < 8 {
+            let b = prefix[i] as u64;
+            out[k].0 |= b << (8 * i);
+            out[k].1 |= 0xFF << (8 * i);
+            if prefix[i].is_ascii_lowercase() {
+                out[k].2 |= 0x20 << (8 * i);
+            }
+            i += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
 /// The kind of a line by its key and, for a recognised key, the canonical
 /// key it is read as and whether the key is exactly that (else it is a
 /// typo, accepted).
 fn classify_key(key: &[u8]) -> (LineKind, Option<(&'static str, bool)>) {
     // This runs for every line, so only the keys that start with the key's
-    // first letter are tried.
+    // first letter are tried, their first 8 bytes at once.
     let first = key.first().map_or(0, u8::to_ascii_lowercase);
-    for &(prefix, kind, canonical) in KEYS {
+    let (head, _) = crate::swar::word_and_mask(key);
+    for (&(prefix, kind, canonical), &(word, mask, letters)) in
+        KEYS.iter().zip(&KEY_WORDS)
+    {
         let prefix = prefix.as_bytes();
         if prefix[0] != first || key.len() < prefix.len() {
             continue;
         }
-        let same = key[1..prefix.len()]
+        if (head | letters) & mask != word {
+            continue;
+        }
+        let same = key[8.min(prefix.len())..prefix.len()]
             .iter()
-            .zip(&prefix[1..])
+            .zip(&prefix[8.min(prefix.len())..])
             .all(|(&k, &p)| k.to_ascii_lowercase() == p);
         if same {
             let exact =
@@ -651,6 +683,15 @@ mod tests {
                             })
                             .collect();
                         keys.push(mixed.into_bytes());
+                    }
+                }
+                // Each byte of the word flipped in its 0x20 bit, which
+                // changes only a letter's case, and in its 0x01 bit.
+                for at in 0..word.len() {
+                    for bit in [0x20, 0x01] {
+                        let mut key = word.as_bytes().to_vec();
+                        key[at] ^= bit;
+                        keys.push(key);
                     }
                 }
             }
