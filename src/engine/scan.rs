@@ -417,6 +417,18 @@ mod tests {
                 if next(5) > 0 {
                     path.insert(0, b'/');
                 }
+                // Half the paths start with a pattern's bytes (its stars
+                // and anchor dropped), so that long prefixes match too.
+                if !patterns.is_empty() && next(2) == 0 {
+                    let p = &patterns[next(patterns.len() as u64)].bytes;
+                    let mut start: Vec<u8> = p
+                        .iter()
+                        .copied()
+                        .filter(|&b| b != b'*' && b != b'$')
+                        .collect();
+                    start.extend_from_slice(&path);
+                    path = start;
+                }
                 let want = patterns
                     .iter()
                     .position(|p| naive_match(&p.bytes, &path))
