@@ -146,6 +146,10 @@ fn find_path_start(hay: &[u8]) -> Option<usize> {
     memchr::memchr3(b'/', b'?', b';', hay)
 }
 
+/// The ASCII bytes of a path that RFC 9309 normalisation may rewrite; it
+/// may rewrite every byte at or above 0x80 too.
+const RFC9309_STOPS: [u8; 3] = [b'%', b'*', b'$'];
+
 /// The bytes of a path that RFC 9309 normalisation may rewrite.
 pub(crate) static RFC9309_SPECIAL: [bool; 256] = {
     let mut t = [false; 256];
@@ -154,9 +158,11 @@ pub(crate) static RFC9309_SPECIAL: [bool; 256] = {
         t[b] = true;
         b += 1;
     }
-    t[b'%' as usize] = true;
-    t[b'*' as usize] = true;
-    t[b'$' as usize] = true;
+    let mut i = 0;
+    while i < RFC9309_STOPS.len() {
+        t[RFC9309_STOPS[i] as usize] = true;
+        i += 1;
+    }
     t
 };
 
@@ -414,7 +420,7 @@ pub(crate) fn normalize_rfc9309(bytes: &[u8], role: Role, out: &mut Vec<u8>) {
     let mut i = 0;
     while i < bytes.len() {
         // Copy the run of bytes that stay as they are in one go.
-        let run = plain_run(&bytes[i..], [b'%', b'*', b'$']);
+        let run = plain_run(&bytes[i..], RFC9309_STOPS);
         out.extend_from_slice(&bytes[i..i + run]);
         i += run;
         if i == bytes.len() {
@@ -512,7 +518,7 @@ mod tests {
                 .iter()
                 .position(|&b| RFC9309_SPECIAL[usize::from(b)])
                 .unwrap_or(len);
-            let got = plain_run(&bytes, [b'%', b'*', b'$']);
+            let got = plain_run(&bytes, RFC9309_STOPS);
             assert_eq!(got, rfc9309, "{bytes:?}");
         }
     }
