@@ -511,12 +511,12 @@ impl CrawlJudge {
             // byte, read again unless its matchers are yet to be built.
             let first =
                 same.iter().copied().find(|&j| match unbuilt.get(&j) {
-                    Some(other) => **other == *body,
+                    Some(other) => *other == body,
                     None => self.fetches.body(j).as_deref() == Some(&body),
                 });
             if first.is_none() {
                 same.push(index);
-                unbuilt.insert(index, body.into_boxed_slice());
+                unbuilt.insert(index, body);
             }
             Some(first.unwrap_or(index))
         })
@@ -669,7 +669,7 @@ impl CrawlJudge {
             let mut read =
                 self.read_files.lock().unwrap_or_else(|e| e.into_inner());
             if let Some(body) = read.unbuilt.remove(&index) {
-                return Cow::Owned(body.into_vec());
+                return Cow::Owned(body);
             }
         }
         self.fetches.body(index).unwrap_or_default()
@@ -704,7 +704,7 @@ struct ReadFiles {
     by_hash: HashMap<u64, Vec<usize>>,
     /// The bodies read to locate a URL whose matchers are not built yet:
     /// the build takes them, so that a file is read once, not twice.
-    unbuilt: HashMap<usize, Box<[u8]>>,
+    unbuilt: HashMap<usize, Vec<u8>>,
 }
 
 /// A judge's matchers by fetch index, bounded in bytes: every thread reads
