@@ -8,6 +8,7 @@ use crate::robots::Robots;
 use crate::rules::{GroupMatch, Rule, RuleSet};
 use crate::url::lines::UrlLine;
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// Why a URL got its verdict.
 #[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
@@ -24,6 +25,15 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// The rule of `rules` that decided, for [`Reason::Rule`] (`rules` are
+    /// those of the matcher that gave the reason).
+    pub fn rule(self, rules: &RuleSet) -> Option<&Rule> {
+        match self {
+            Reason::Rule(k) => rules.rules().get(k as usize),
+            _ => None,
+        }
+    }
+
     /// The reason's name in reports: `rule`, `no-matching-rule`,
     /// `no-group` or `implicit-robots-txt`.
     pub fn name(self) -> &'static str {
@@ -208,6 +218,12 @@ impl MatcherBuilder {
 
     /// Compiles an already selected rule set.
     pub fn build_rules(&self, rules: RuleSet) -> Matcher {
+        self.build_shared(Arc::new(rules))
+    }
+
+    /// Compiles a rule set that others share (crawl mode judges an
+    /// origin's first URL with its rules before it builds a matcher).
+    pub(crate) fn build_shared(&self, rules: Arc<RuleSet>) -> Matcher {
         let (patterns, pattern_rule) = prioritized(&rules);
         let engine = Engine::build(self.engine, &patterns, &self.limits);
         log::debug!(
@@ -232,41 +248,20 @@ pub(crate) fn prioritized(
     let dialect = rules.dialect();
     let syntax =
         if dialect.has_wildcards() { Syntax::Glob } else { Syntax::Literal };
-    // (priority key, pattern, rule index)
+    // (pattern length, allows, rule index, pattern)
     let mut tagged: Vec<(usize, bool, u32, Cow<'_, [u8]>)> =
         Vec::with_capacity(rules.rules().len());
-    for (i, rule) in rules.rules().iter().enumerate() {
-        if rule.pattern().is_empty() {
-            continue;
-        }
-        tagged.push((
-            rule.pattern().len(),
-            rule.is_allow(),
-            i as u32,
-            Cow::Borrowed(rule.pattern()),
-        ));
-        if dialect == Dialect::Google && rule.is_allow() {
-            if let Some(dir) = google_index_directory(rule.pattern()) {
-                tagged.push((dir.len(), true, i as u32, Cow::Owned(dir)));
-            }
-        }
-    }
+    each_pattern(rules, |i, allow, pattern| {
+        tagged.push((pattern.len(), allow, i, pattern));
+    });
     // The patterns' places in `tagged` (the low 64 bits), in priority
     // order.
-    let mut order: Vec<u128> = (0..tagged.len() as u128).collect();
+    let mut order: Vec<u128> = tagged
+        .iter()
+        .enumerate()
+        .map(|(place, t)| priority(dialect, t.0, t.1, place))
+        .collect();
     if dialect.is_longest_match() {
-        // Longest first, allow before disallow at equal length, then
-        // file order so that explanations name the first such line
-        // (a rule's patterns come in file order, so the tie-break is
-        // their place in `tagged`).
-        //
-        // The keys are packed into one integer, as sorting tuples costs
-        // more, and crawl mode sorts once for every host of a log.
-        for (k, t) in order.iter_mut().zip(&tagged) {
-            let shorter = u128::from(!(t.0 as u64));
-            let disallow = u128::from(!t.1);
-            *k |= shorter << 65 | disallow << 64;
-        }
         order.sort_unstable();
     }
     let place = |k: &u128| *k as u64 as usize;
@@ -299,13 +294,123 @@ fn google_index_directory(pattern: &[u8]) -> Option<Vec<u8>> {
     Some(dir)
 }
 
+/// Calls `f` with each pattern of `rules` that can decide a path, in file
+/// order: its rule's index, whether it allows, and its bytes. Empty
+/// patterns, which never decide, are left out; Google's reading adds the
+/// directory of an allowed `index.htm...` after the rule's own pattern.
+fn each_pattern<'r>(
+    rules: &'r RuleSet,
+    mut f: impl FnMut(u32, bool, Cow<'r, [u8]>),
+) {
+    let google = rules.dialect() == Dialect::Google;
+    for (i, rule) in rules.rules().iter().enumerate() {
+        if rule.pattern().is_empty() {
+            continue;
+        }
+        f(i as u32, rule.is_allow(), Cow::Borrowed(rule.pattern()));
+        if google && rule.is_allow() {
+            if let Some(dir) = google_index_directory(rule.pattern()) {
+                f(i as u32, true, Cow::Owned(dir));
+            }
+        }
+    }
+}
+
+/// A pattern's place in priority order, the lowest first, with `place`
+/// (its place among [`each_pattern`]'s patterns) in the low 64 bits.
+///
+/// For longest-match dialects: longest first, allow before disallow at
+/// equal length, then file order so that explanations name the first such
+/// line (a rule's patterns come in file order). The keys are packed into
+/// one integer, as sorting tuples costs more, and crawl mode sorts once for
+/// every host of a log. For the others, file order.
+fn priority(dialect: Dialect, len: usize, allow: bool, place: usize) -> u128 {
+    let place = place as u128;
+    if !dialect.is_longest_match() {
+        return place;
+    }
+    let shorter = u128::from(!(len as u64));
+    let disallow = u128::from(!allow);
+    place | shorter << 65 | disallow << 64
+}
+
+impl RuleSet {
+    /// The verdict that a matcher built from these rules gives for `path`
+    /// (extracted and normalised with [`Dialect::path`] in their dialect),
+    /// found without building one: each pattern is tried in file order,
+    /// and the first in priority order among those that match decides.
+    ///
+    /// For a path or two, this costs less than building a matcher (crawl
+    /// mode judges an origin's first URL so: most origins of a log have
+    /// one or a few); for more, build one.
+    ///
+    /// ```
+    /// use robots_batch::{Dialect, Matcher, Robots, RuleSet};
+    ///
+    /// let robots = Robots::parse(b"User-agent: *\nDisallow: /a\nAllow: /a/b\n");
+    /// let rules = RuleSet::select(&robots, "FooBot", Dialect::Rfc9309);
+    /// let mut buf = vec![];
+    /// let path = Dialect::Rfc9309.path(b"https://e.com/a/b?c", &mut buf);
+    /// let m = Matcher::new(&robots, "FooBot", Dialect::Rfc9309);
+    /// assert_eq!(rules.verdict_path(path), m.verdict_path(path, &mut m.scratch()));
+    /// assert!(rules.verdict_path(path).is_allowed());
+    /// ```
+    pub fn verdict_path(&self, path: &[u8]) -> Verdict {
+        if let Some(v) = verdict_without_rules(self, path) {
+            return v;
+        }
+        let dialect = self.dialect();
+        let syntax = if dialect.has_wildcards() {
+            Syntax::Glob
+        } else {
+            Syntax::Literal
+        };
+        let mut place = 0;
+        // (priority, rule index, allows) of the best match so far
+        let mut best: Option<(u128, u32, bool)> = None;
+        each_pattern(self, |i, allow, bytes| {
+            let key = priority(dialect, bytes.len(), allow, place);
+            place += 1;
+            if best.is_some_and(|(b, ..)| b < key) {
+                return;
+            }
+            if (Pattern { bytes, syntax }).matches_prefix(path) {
+                best = Some((key, i, allow));
+            }
+        });
+        match best {
+            None => Verdict { allowed: true, reason: Reason::NoMatchingRule },
+            Some((_, rule, allowed)) => {
+                Verdict { allowed, reason: Reason::Rule(rule) }
+            }
+        }
+    }
+}
+
+/// The verdict for `path` when no rule of `rules` can decide it: the
+/// implicit `/robots.txt` of RFC 9309 and the 1996 draft, or no group.
+fn verdict_without_rules(rules: &RuleSet, path: &[u8]) -> Option<Verdict> {
+    if matches!(rules.dialect(), Dialect::Rfc9309 | Dialect::Draft1996)
+        && path == b"/robots.txt"
+    {
+        return Some(Verdict {
+            allowed: true,
+            reason: Reason::ImplicitRobotsTxt,
+        });
+    }
+    if *rules.group() == GroupMatch::None {
+        return Some(Verdict { allowed: true, reason: Reason::NoGroup });
+    }
+    None
+}
+
 /// The rules that apply to one agent, compiled: give it URLs, get verdicts.
 ///
 /// A `Matcher` is immutable and `Sync`: share one between threads, and give
 /// each thread its own [`Scratch`].
 #[derive(Clone, Debug)]
 pub struct Matcher {
-    rules: RuleSet,
+    rules: Arc<RuleSet>,
     engine: Engine,
     /// For each engine pattern ID, the index of its rule and whether the
     /// rule allows.
@@ -357,10 +462,7 @@ impl Matcher {
     /// and the group, whatever the reason (every verdict of a matcher
     /// comes from the same group).
     pub fn explain(&self, reason: Reason) -> Explanation<'_> {
-        let rule = match reason {
-            Reason::Rule(k) => self.rules().get(k as usize),
-            _ => None,
-        };
+        let rule = reason.rule(&self.rules);
         let group = match self.group() {
             GroupMatch::None => None,
             group => Some(group.name()),
@@ -444,23 +546,83 @@ impl Matcher {
     /// The one place a verdict is decided, from the matched path.
     #[inline]
     fn decide(&self, path: &[u8], engine: &mut EngineScratch) -> Verdict {
-        let dialect = self.rules.dialect();
-        if matches!(dialect, Dialect::Rfc9309 | Dialect::Draft1996)
-            && path == b"/robots.txt"
-        {
-            return Verdict {
-                allowed: true,
-                reason: Reason::ImplicitRobotsTxt,
-            };
-        }
-        if *self.rules.group() == GroupMatch::None {
-            return Verdict { allowed: true, reason: Reason::NoGroup };
+        if let Some(v) = verdict_without_rules(&self.rules, path) {
+            return v;
         }
         match self.engine.find(path, engine) {
             None => Verdict { allowed: true, reason: Reason::NoMatchingRule },
             Some(id) => {
                 let (rule, allowed) = self.pattern_rule[id as usize];
                 Verdict { allowed, reason: Reason::Rule(rule) }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The verdict found without building a matcher is the built
+    /// matcher's, reason and deciding rule included, in every dialect:
+    /// random files whose rules tie in length (allow against disallow, and
+    /// equal patterns on several lines), hold wildcards, anchors, empty
+    /// values and Google's `index.html` directories, for agents that name a
+    /// group, fall back to `*`, or find none.
+    #[test]
+    fn rule_set_verdicts_are_the_built_matchers() {
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |n: usize| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % n as u64) as usize
+        };
+        let pieces = ["/", "a", "b", "*", "$", "/index.html", "%2F", "é"];
+        let pattern = |next: &mut dyn FnMut(usize) -> usize| {
+            let n = next(5);
+            (0..n).map(|_| pieces[next(pieces.len())]).collect::<String>()
+        };
+        let mut scan = MatcherBuilder::new();
+        scan.engine(EngineKind::Scan);
+        let builders = [MatcherBuilder::new(), scan];
+        let mut buf = vec![];
+        for _ in 0..400 {
+            let mut body = String::new();
+            for _ in 0..1 + next(3) {
+                let agent = ["*", "foo", "bar"][next(3)];
+                body.push_str(&format!("User-agent: {agent}\n"));
+                for _ in 0..next(8) {
+                    let key = ["Allow", "Disallow"][next(2)];
+                    let value = pattern(&mut next);
+                    // Some values repeat the one before, others' lengths.
+                    body.push_str(&format!("{key}: /{value}\n"));
+                }
+            }
+            let robots = Robots::parse(body.as_bytes());
+            let paths: Vec<String> =
+                (0..12).map(|_| format!("/{}", pattern(&mut next))).collect();
+            for dialect in [
+                Dialect::Rfc9309,
+                Dialect::Google,
+                Dialect::Draft1996,
+                Dialect::Orig1994,
+            ] {
+                for agent in ["foo", "baz"] {
+                    for builder in &builders {
+                        let m = builder.build(&robots, agent, dialect);
+                        let mut scratch = m.scratch();
+                        for path in paths.iter().map(|p| p.as_bytes()) {
+                            let path = dialect.path(path, &mut buf);
+                            assert_eq!(
+                                m.rules.verdict_path(path),
+                                m.verdict_path(path, &mut scratch),
+                                "{dialect:?} {agent} {:?}\n{body}",
+                                String::from_utf8_lossy(path),
+                            );
+                        }
+                    }
+                }
             }
         }
     }

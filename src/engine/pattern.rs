@@ -52,6 +52,44 @@ impl Pattern<'_> {
     }
 }
 
+impl Pattern<'_> {
+    /// Whether the pattern matches a prefix of `path`, with nothing built
+    /// beforehand: for a path judged once, where building an engine would
+    /// cost more than this search (the tail's literals at their leftmost
+    /// occurrences, as the `scan` engine searches them).
+    pub(crate) fn matches_prefix(&self, path: &[u8]) -> bool {
+        // The literal prefix is compared byte by byte: most patterns
+        // differ from a path within a few bytes, before any wildcard.
+        let glob = self.syntax == Syntax::Glob;
+        for (i, &b) in self.bytes.iter().enumerate() {
+            if glob && b == b'*' {
+                return tail_matches(&self.bytes[i..], &path[i..]);
+            }
+            if glob && b == b'$' && i + 1 == self.bytes.len() {
+                return path.len() == i;
+            }
+            if path.get(i) != Some(&b) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// Whether a wildcard tail (starting with `*`) matches a prefix of `rest`.
+///
+/// The tail needs no canonical form here: the empty literals that runs of
+/// `*` or a final `*` or `*$` leave are found at once, and an empty last
+/// literal ends any path.
+fn tail_matches(tail: &[u8], rest: &[u8]) -> bool {
+    let (body, end) = match tail.split_last() {
+        Some((b'$', body)) => (body, true),
+        _ => (tail, false),
+    };
+    let literals = body[1..].split(|&b| b == b'*');
+    follows(rest, 0, literals.map(|bytes| Bare { bytes, rare: 0 }), end)
+}
+
 /// The value of "no pattern matched" in engine tables.
 pub(crate) const NONE: u32 = u32::MAX;
 
@@ -169,12 +207,12 @@ fn find_unprepared(hay: &[u8], needle: &[u8], rare: usize) -> Option<usize> {
 pub(super) fn follows<L: Literal>(
     hay: &[u8],
     mut at: usize,
-    literals: impl ExactSizeIterator<Item = L>,
+    literals: impl Iterator<Item = L>,
     end: bool,
 ) -> bool {
-    let last = literals.len();
-    for (i, lit) in literals.enumerate() {
-        if end && i + 1 == last {
+    let mut literals = literals.peekable();
+    while let Some(lit) = literals.next() {
+        if end && literals.peek().is_none() {
             let needle = lit.bytes();
             return hay.len() >= at + needle.len() && hay.ends_with(needle);
         }
@@ -231,6 +269,54 @@ pub(super) fn canonical_tail(tail: &[u8]) -> Cow<'_, [u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One pattern tried on its own, nothing built, answers as the
+    /// reference engine's reading of globs does: random patterns and
+    /// paths over a small alphabet that holds the wildcard and the anchor,
+    /// so that runs of `*`, a `$` inside a pattern and paths holding `*`
+    /// and `$` all come up.
+    #[test]
+    fn a_pattern_alone_matches_as_the_reference_reads_it() {
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let mut scratch = crate::engine::NaiveScratch::default();
+        let word = |len: u64, next: &mut dyn FnMut() -> u64| {
+            let n = (next() % len) as usize;
+            (0..n).map(|_| b"ab/*$"[(next() % 5) as usize]).collect::<Vec<_>>()
+        };
+        for _ in 0..50_000 {
+            let pattern = word(9, &mut next);
+            let mut path = word(12, &mut next);
+            if next() % 2 == 0 {
+                // Paths that start as the pattern does.
+                let keep = (next() as usize) % (pattern.len() + 1);
+                path.splice(0..0, pattern[..keep].iter().copied());
+            }
+            for syntax in [Syntax::Glob, Syntax::Literal] {
+                let p = Pattern { bytes: Cow::Borrowed(&pattern), syntax };
+                let want = match syntax {
+                    Syntax::Glob => crate::engine::glob_matches_prefix(
+                        &pattern,
+                        &path,
+                        &mut scratch,
+                    ),
+                    Syntax::Literal => path.starts_with(&pattern),
+                };
+                assert_eq!(
+                    p.matches_prefix(&path),
+                    want,
+                    "{syntax:?} {:?} on {:?}",
+                    String::from_utf8_lossy(&pattern),
+                    String::from_utf8_lossy(&path)
+                );
+            }
+        }
+    }
 
     #[test]
     fn unprepared_search_agrees_with_memmem() {
