@@ -868,6 +868,12 @@ fn wild_urls() -> Vec<String> {
         .collect()
 }
 
+/// The strategy of the first agent's matchers for the first fetch, or
+/// `rules` while its rules alone judge.
+fn strategy(judge: &CrawlJudge) -> &'static str {
+    judge.matchers(0).map_or("rules", |m| m[0].strategy())
+}
+
 fn wild_judge(compile_after: usize) -> CrawlJudge {
     let mut set = FetchSet::new();
     for h in 0..3 {
@@ -881,20 +887,20 @@ fn scanning_first_then_compiling_gives_the_same_verdicts() {
     let urls = wild_urls();
     let at_once = wild_judge(0);
     let want = judge_all(&at_once, &urls);
-    assert_eq!(at_once.matchers(0)[0].strategy(), "trie");
+    assert_eq!(strategy(&at_once), "trie");
     assert!(want.iter().any(|v| v.starts_with("disallowed")));
     assert!(want.iter().any(|v| v.starts_with("allowed")));
     // The three hosts share one body, so one set of matchers judges all
     // 270 URLs: compiled after the first, midway, or never.
-    for (after, strategy) in [(1, "trie"), (100, "trie"), (271, "scan")] {
+    for (after, compiled) in [(1, "trie"), (100, "trie"), (271, "scan")] {
         let judge = wild_judge(after);
         assert_eq!(judge_all(&judge, &urls), want, "compile after {after}");
-        assert_eq!(judge.matchers(0)[0].strategy(), strategy, "{after}");
+        assert_eq!(strategy(&judge), compiled, "{after}");
     }
     // The first URLs are scanned.
     let judge = wild_judge(100);
     assert_eq!(judge_all(&judge, &urls[..99]), want[..99]);
-    assert_eq!(judge.matchers(0)[0].strategy(), "scan");
+    assert_eq!(strategy(&judge), "scan");
 }
 
 #[test]
@@ -906,9 +912,11 @@ fn compile_after_n_scans_exactly_n_urls_of_an_origin() {
     for n in [1, 2, 10, 100] {
         let judge = wild_judge(n);
         assert_eq!(judge_all(&judge, &urls[..n]), want[..n], "{n}");
-        assert_eq!(judge.matchers(0)[0].strategy(), "scan", "{n} URLs");
+        // The first URL is judged by the rules alone.
+        let before = if n == 1 { "rules" } else { "scan" };
+        assert_eq!(strategy(&judge), before, "{n} URLs");
         assert_eq!(judge_all(&judge, &urls[n..=n]), want[n..=n], "{n}");
-        assert_eq!(judge.matchers(0)[0].strategy(), "trie", "{n} + 1 URLs");
+        assert_eq!(strategy(&judge), "trie", "{n} + 1 URLs");
     }
 }
 
@@ -924,7 +932,7 @@ fn scanning_first_across_threads_compiles_once_for_all() {
             assert_eq!(h.join().unwrap(), want);
         }
     });
-    assert_eq!(judge.matchers(0)[0].strategy(), "trie");
+    assert_eq!(strategy(&judge), "trie");
 }
 
 #[test]
@@ -936,11 +944,11 @@ fn shared_cache_counts_scanned_urls_across_judges() {
     // 150 URLs, then 150 more by another judge: over 200 in all.
     let first = judge();
     assert_eq!(judge_all(&first, &urls[..150]), want[..150]);
-    assert_eq!(first.matchers(0)[0].strategy(), "scan");
+    assert_eq!(strategy(&first), "scan");
     let second = judge();
     assert_eq!(judge_all(&second, &urls[120..]), want[120..]);
     // A third judge finds the compiled matchers in the shared cache.
-    assert_eq!(judge().matchers(0)[0].strategy(), "trie");
+    assert_eq!(strategy(&judge()), "trie");
     assert_eq!(cache.len(), 1);
 
     // A judge that holds scanning matchers picks up the ones another
@@ -951,12 +959,12 @@ fn shared_cache_counts_scanned_urls_across_judges() {
         |after: usize| wild_judge(after).with_shared_cache(cache.clone());
     let (patient, eager) = (judge(100), judge(5));
     assert_eq!(judge_all(&patient, &urls[..10]), want[..10]);
-    assert_eq!(patient.matchers(0)[0].strategy(), "scan");
+    assert_eq!(strategy(&patient), "scan");
     assert_eq!(judge_all(&eager, &urls[..1]), want[..1]);
-    assert_eq!(eager.matchers(0)[0].strategy(), "trie");
-    assert_eq!(patient.matchers(0)[0].strategy(), "scan");
+    assert_eq!(strategy(&eager), "trie");
+    assert_eq!(strategy(&patient), "scan");
     assert_eq!(judge_all(&patient, &urls), want);
-    assert_eq!(patient.matchers(0)[0].strategy(), "trie");
+    assert_eq!(strategy(&patient), "trie");
 }
 
 fn shared() -> Option<PathBuf> {

@@ -1157,8 +1157,8 @@ impl Crawl {
         let CrawlReason::Robots(reason @ Reason::Rule(_)) = v.reason() else {
             return None;
         };
-        let matchers = self.judge.matchers(v.fetch()?);
-        let rule = matchers.get(m)?.explain(reason).rule()?;
+        let rules = self.judge.rules(v.fetch()?);
+        let rule = reason.rule(rules.get(m)?)?;
         Some((rule.line(), lossy(rule.text())))
     }
 }

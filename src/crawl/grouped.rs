@@ -5,7 +5,8 @@
 use super::hash::HashMap;
 use super::judge::{CrawlJudge, CrawlScratch, CrawlVerdict, Located};
 use super::origin::{raw_authority, same_authority};
-use crate::matcher::Matcher;
+use crate::rules::RuleSet;
+use std::sync::Arc;
 
 /// URLs are judged in input order when they come in runs of this many
 /// URLs needing the same matchers on average, else sorted by the matchers
@@ -67,14 +68,22 @@ impl GroupedScratch {
         mut each: F,
     ) where
         U: Fn(usize) -> Option<&'u [u8]>,
-        F: FnMut(usize, &[CrawlVerdict], Option<&[Matcher]>),
+        F: FnMut(usize, &[CrawlVerdict], Option<&[Arc<RuleSet>]>),
     {
         const WINDOW: usize = u32::MAX as usize;
         for base in (0..n).step_by(WINDOW) {
             let url = |i: usize| url(base + i);
             self.locate_all(judge, (n - base).min(WINDOW), &url);
             self.sort_when_mixed();
-            for &i in &self.order {
+            let rules_of = |i: u32| match self.located[i as usize] {
+                Some(Located::Rules { compiled, .. }) => Some(compiled),
+                _ => None,
+            };
+            for (k, &i) in self.order.iter().enumerate() {
+                // Whether the next URL judged needs the same rules.
+                let more = self.order.get(k + 1).is_some_and(|&j| {
+                    rules_of(j).is_some() && rules_of(j) == rules_of(i)
+                });
                 let i = i as usize;
                 let (Some(located), Some(url)) = (self.located[i], url(i))
                 else {
@@ -83,10 +92,11 @@ impl GroupedScratch {
                 judge.judge_located(
                     url,
                     located,
+                    more,
                     &mut self.scratch,
                     &mut self.one,
                 );
-                each(base + i, &self.one, self.scratch.current_matchers());
+                each(base + i, &self.one, self.scratch.current_rules());
             }
         }
     }
@@ -181,6 +191,64 @@ mod tests {
     use super::*;
     use crate::crawl::{Fetch, FetchPolicy, FetchSet};
     use crate::{Dialect, MatcherBuilder};
+
+    /// An origin whose next URL follows in the batch has its matchers
+    /// built at its first; an origin with one URL in the batch is judged
+    /// by its rules alone, and gets matchers when it comes back.
+    #[test]
+    fn matchers_are_built_when_an_origins_urls_follow() {
+        let mut set = FetchSet::new();
+        for host in ["a.com", "b.com"] {
+            let body = b"User-agent: *\nDisallow: /a\nAllow: /a/b\n".to_vec();
+            // Unequal bodies, so that the hosts share no matchers.
+            let body = [body, host.as_bytes().to_vec()].concat();
+            set.insert_host(
+                host,
+                Fetch { status: 200, body, ..Fetch::default() },
+            );
+        }
+        let agents = ["x".to_string()];
+        let judge = CrawlJudge::new(
+            set,
+            FetchPolicy::default(),
+            MatcherBuilder::new(),
+            &agents,
+            Dialect::Rfc9309,
+        );
+        let built = |host: &str| {
+            let url = format!("https://{host}/");
+            let Located::Rules { compiled, .. } =
+                judge.locate(url.as_bytes(), &mut vec![]).0
+            else {
+                panic!("{host} has rules");
+            };
+            judge.matchers(compiled).map(|m| m[0].strategy())
+        };
+        let urls =
+            ["https://a.com/a", "https://b.com/a/b", "https://a.com/a/b"];
+        let mut grouped = GroupedScratch::new(&judge);
+        let mut got = vec![];
+        grouped.judge(
+            &judge,
+            urls.len(),
+            |i| Some(urls[i].as_bytes()),
+            |_, one, _| {
+                got.push(one[0].allowed());
+            },
+        );
+        // The batch is judged sorted by origin: a.com's URLs follow each
+        // other, b.com's one is alone.
+        assert_eq!(got, [Some(false), Some(true), Some(true)]);
+        assert_eq!((built("a.com"), built("b.com")), (Some("scan"), None));
+        let urls = ["https://b.com/a", "https://b.com/c"];
+        grouped.judge(
+            &judge,
+            urls.len(),
+            |i| Some(urls[i].as_bytes()),
+            |_, _, _| {},
+        );
+        assert_eq!(built("b.com"), Some("scan"));
+    }
 
     /// Grouped judging gives every URL the verdicts that judging it alone
     /// gives, once each, whatever the order of hosts; absent URLs are

@@ -16,6 +16,7 @@ use crate::dialect::Dialect;
 use crate::engine::EngineKind;
 use crate::matcher::{Matcher, MatcherBuilder, Reason, Scratch};
 use crate::robots::{Robots, DEFAULT_MAX_ROBOTS_BYTES};
+use crate::rules::RuleSet;
 
 /// What to assume about an origin whose fetch gave no rules.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -245,16 +246,20 @@ pub struct CrawlScratch {
     key: Vec<u8>,
     current: Option<(usize, Arc<Entry>)>,
     scratches: Vec<Scratch>,
+    /// A URL's path, for verdicts from rules not built into matchers.
+    path: Vec<u8>,
 }
 
 impl CrawlScratch {
-    /// The matchers that gave the last verdicts from rules.
-    pub(crate) fn current_matchers(&self) -> Option<&[Matcher]> {
-        self.current.as_ref().map(|(_, e)| &*e.matchers)
+    /// The rules (one set per agent) that gave the last verdicts from
+    /// rules.
+    pub(crate) fn current_rules(&self) -> Option<&[Arc<RuleSet>]> {
+        self.current.as_ref().map(|(_, e)| &*e.rules)
     }
 
     fn set_current(&mut self, index: usize, entry: Arc<Entry>) {
-        for (i, m) in entry.matchers.iter().enumerate() {
+        let matchers = entry.matchers.as_deref().unwrap_or_default();
+        for (i, m) in matchers.iter().enumerate() {
             match self.scratches.get_mut(i) {
                 Some(scratch) => m.renew_scratch(scratch),
                 None => self.scratches.push(m.scratch()),
@@ -401,7 +406,12 @@ impl CrawlJudge {
 
     /// Fresh per-thread state.
     pub fn scratch(&self) -> CrawlScratch {
-        CrawlScratch { key: vec![], current: None, scratches: vec![] }
+        CrawlScratch {
+            key: vec![],
+            current: None,
+            scratches: vec![],
+            path: vec![],
+        }
     }
 
     /// The name of the fetch whose robots.txt or status decided `verdict`
@@ -445,7 +455,7 @@ impl CrawlJudge {
         out: &mut Vec<CrawlVerdict>,
     ) {
         let (located, _) = self.locate(url, &mut scratch.key);
-        self.judge_located(url, located, scratch, out);
+        self.judge_located(url, located, false, scratch, out);
     }
 
     /// Finds where `url`'s verdicts come from, compiling nothing: the
@@ -505,28 +515,32 @@ impl CrawlJudge {
             let hash = self.body_hash.hash_one(&body);
             let mut read =
                 self.read_files.lock().unwrap_or_else(|e| e.into_inner());
-            let ReadFiles { by_hash, unbuilt } = &mut *read;
+            let ReadFiles { by_hash, unparsed } = &mut *read;
             let same = by_hash.entry(hash).or_default();
             // An earlier file with the same hash is compared byte for
-            // byte, read again unless its matchers are yet to be built.
+            // byte, read again unless it is yet to be parsed.
             let first =
-                same.iter().copied().find(|&j| match unbuilt.get(&j) {
+                same.iter().copied().find(|&j| match unparsed.get(&j) {
                     Some(other) => *other == body,
                     None => self.fetches.body(j).as_deref() == Some(&body),
                 });
             if first.is_none() {
                 same.push(index);
-                unbuilt.insert(index, body);
+                unparsed.insert(index, body);
             }
             Some(first.unwrap_or(index))
         })
     }
 
-    /// The verdicts of a located URL into `out` (cleared first).
+    /// The verdicts of a located URL into `out` (cleared first). `more`
+    /// says that the next URL judged has the same origin's rules: building
+    /// their matchers now pays, where an origin's only URL is judged by its
+    /// rules alone.
     pub(crate) fn judge_located(
         &self,
         url: &[u8],
         located: Located,
+        more: bool,
         scratch: &mut CrawlScratch,
         out: &mut Vec<CrawlVerdict>,
     ) {
@@ -541,43 +555,65 @@ impl CrawlJudge {
         if scratch.current.as_ref().map(|c| c.0) != Some(compiled) {
             scratch.set_current(compiled, self.entry(compiled));
         }
-        self.compile_when_due(compiled, scratch);
+        self.advance(compiled, more, scratch);
         let Some((_, ref entry)) = scratch.current else {
-            unreachable!("the current matchers were just set")
+            unreachable!("the current rules were just set")
         };
-        for (m, s) in entry.matchers.iter().zip(&mut scratch.scratches) {
-            let v = m.verdict(url, s);
+        let mut push = |v: crate::matcher::Verdict| {
             out.push(CrawlVerdict {
                 allowed: Some(v.is_allowed()),
                 reason: CrawlReason::Robots(v.reason()),
                 fetch: Some(fetch),
-            });
+            })
+        };
+        match entry.matchers {
+            Some(ref matchers) => {
+                for (m, s) in matchers.iter().zip(&mut scratch.scratches) {
+                    push(m.verdict(url, s));
+                }
+            }
+            None => {
+                for rules in entry.rules.iter() {
+                    let path = rules.dialect().path(url, &mut scratch.path);
+                    push(rules.verdict_path(path));
+                }
+            }
         }
     }
 
-    /// Counts one more URL of the current origin while its rules are only
-    /// scanned, and compiles them (or picks up another thread's
-    /// compilation) once the origin has more than `compile_after` URLs, so
-    /// that the URL being judged is the first to use them.
-    fn compile_when_due(&self, compiled: usize, scratch: &mut CrawlScratch) {
+    /// Counts one more URL of the current origin while its rules are not
+    /// compiled, and moves them on when it is due, so that the URL being
+    /// judged is the first to use what they become: matchers that scan
+    /// at the origin's second URL (or its first, when `more` follow),
+    /// compiled ones (or another thread's compilation) once it has more
+    /// than `compile_after`.
+    fn advance(
+        &self,
+        compiled: usize,
+        more: bool,
+        scratch: &mut CrawlScratch,
+    ) {
         let Some((_, ref entry)) = scratch.current else { return };
         let Some(ref scanned) = entry.scanned else { return };
         let n = scanned.urls.fetch_add(1, Ordering::Relaxed) + 1;
-        if n <= self.compile_after {
-            return;
+        let mut next = None;
+        if n > self.compile_after {
+            // One thread compiles (of all the judges that share the
+            // count, through a shared cache); the others pick the compiled
+            // matchers up from the caches now and then, or when they come
+            // back to this origin.
+            next = if !scanned.compiling.swap(true, Ordering::Relaxed) {
+                Some(self.compile(compiled, entry))
+            } else if n % 64 == 0 {
+                self.compiled(compiled)
+            } else {
+                None
+            };
         }
-        // One thread compiles (of all the judges that share the count,
-        // through a shared cache); the others pick the compiled matchers
-        // up from the caches now and then, or when they come back to this
-        // origin.
-        let entry = if !scanned.compiling.swap(true, Ordering::Relaxed) {
-            Some(self.compile(compiled))
-        } else if n % 64 == 0 {
-            self.compiled(compiled)
-        } else {
-            None
-        };
-        if let Some(entry) = entry {
+        if next.is_none() && entry.matchers.is_none() && (n > 1 || more) {
+            next = Some(self.scan(compiled, entry));
+        }
+        if let Some(entry) = next {
             scratch.set_current(compiled, entry);
         }
     }
@@ -587,28 +623,38 @@ impl CrawlJudge {
     /// judge's).
     fn compiled(&self, index: usize) -> Option<Arc<Entry>> {
         let local = self.cache.get(index);
-        if let Some(entry) = local.filter(|e| e.scanned.is_none()) {
+        if let Some(entry) = local.filter(|e| e.is_compiled()) {
             return Some(entry);
         }
         self.shared.as_ref()?;
         let (cache, key) = self.shared_key(&self.body(index))?;
-        let entry = cache.get(&key).filter(|e| e.scanned.is_none())?;
+        let entry = cache.get(&key).filter(|e| e.is_compiled())?;
         self.cache.insert(index, Arc::clone(&entry));
         Some(entry)
     }
 
-    /// The matchers of the fetch at `index`, from the cache, else built
-    /// now (for scanning first, unless `compile_after` is 0).
-    pub fn matchers(&self, index: usize) -> Arc<[Matcher]> {
-        Arc::clone(&self.entry(index).matchers)
+    /// The rules of the fetch at `index` (one set per agent), from the
+    /// cache, else selected now.
+    pub fn rules(&self, index: usize) -> Arc<[Arc<RuleSet>]> {
+        Arc::clone(&self.entry(index).rules)
     }
 
+    /// The matchers of the fetch at `index` as they are now: None while
+    /// its rules have judged one URL of its origin at most (its rules are
+    /// selected now if no cache holds them).
+    pub fn matchers(&self, index: usize) -> Option<Arc<[Matcher]>> {
+        self.entry(index).matchers.clone()
+    }
+
+    /// The entry of the fetch at `index`, from the cache, else made now:
+    /// its rules selected, to be built into matchers at its second URL
+    /// (or at once when `compile_after` is 0).
     fn entry(&self, index: usize) -> Arc<Entry> {
         if let Some(entry) = self.cache.get(index) {
             return entry;
         }
-        // Built outside the lock: two threads may both build one origin's
-        // matchers, but no thread waits for another's compilation.
+        // Made outside the lock: two threads may both make one origin's
+        // entry, but no thread waits for another's compilation.
         let body = self.body(index);
         let key = self.shared_key(&body);
         if let Some((cache, ref key)) = key {
@@ -617,23 +663,60 @@ impl CrawlJudge {
                 return entry;
             }
         }
+        let robots =
+            Robots::parse_with_limit(&body, self.policy.max_robots_bytes);
+        let rules: Arc<[Arc<RuleSet>]> = self
+            .agents
+            .iter()
+            .map(|a| Arc::new(RuleSet::select(&robots, a, self.dialect)))
+            .collect();
         let entry = if self.compile_after == 0 {
-            self.build(&body, &self.builder, None)
+            let matchers = self.build(&rules, &self.builder);
+            Entry::new(rules, Some(matchers), body.len(), None)
         } else {
-            let mut scan = self.builder.clone();
-            scan.engine(EngineKind::Scan);
-            self.build(&body, &scan, Some(Arc::default()))
+            Entry::new(rules, None, body.len(), Some(Arc::default()))
         };
+        let entry = Arc::new(entry);
         self.keep(index, &entry, key);
         entry
     }
 
-    /// Compiles the matchers of the fetch at `index` with the builder's
-    /// engine, in place of any scanning ones in the caches.
-    fn compile(&self, index: usize) -> Arc<Entry> {
-        let body = self.body(index);
-        let entry = self.build(&body, &self.builder, None);
-        self.keep(index, &entry, self.shared_key(&body));
+    /// Builds `entry`'s rules into matchers that scan (the judge's cache
+    /// may hold them already, or compiled ones, from another thread), for
+    /// the judge's cache alone: other judges sharing its entry build their
+    /// own as cheaply.
+    fn scan(&self, index: usize, entry: &Entry) -> Arc<Entry> {
+        if let Some(built) = self.cache.get(index) {
+            if built.matchers.is_some() {
+                return built;
+            }
+        }
+        let mut scan = self.builder.clone();
+        scan.engine(EngineKind::Scan);
+        let matchers = self.build(&entry.rules, &scan);
+        let entry = Arc::new(Entry::new(
+            Arc::clone(&entry.rules),
+            Some(matchers),
+            entry.body_len,
+            entry.scanned.clone(),
+        ));
+        self.keep(index, &entry, None);
+        entry
+    }
+
+    /// Compiles `entry`'s rules with the builder's engine, in place of any
+    /// scanning ones in the caches.
+    fn compile(&self, index: usize, entry: &Entry) -> Arc<Entry> {
+        let matchers = self.build(&entry.rules, &self.builder);
+        let entry = Arc::new(Entry::new(
+            Arc::clone(&entry.rules),
+            Some(matchers),
+            entry.body_len,
+            None,
+        ));
+        // Only a shared cache needs the body, as its key.
+        let body = self.shared.as_ref().map(|_| self.body(index));
+        self.keep(index, &entry, body.and_then(|b| self.shared_key(&b)));
         entry
     }
 
@@ -662,49 +745,39 @@ impl CrawlJudge {
     }
 
     /// The body of the fetch at `index`: a directory's file as read to
-    /// locate it, if its matchers were not built since, else read again (a
-    /// file that can no longer be read is empty).
+    /// locate it, if its rules were not selected since, else read again
+    /// (a file that can no longer be read is empty).
     fn body(&self, index: usize) -> Cow<'_, [u8]> {
         if self.fetches.is_unread(index) {
             let mut read =
                 self.read_files.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(body) = read.unbuilt.remove(&index) {
+            if let Some(body) = read.unparsed.remove(&index) {
                 return Cow::Owned(body);
             }
         }
         self.fetches.body(index).unwrap_or_default()
     }
 
-    /// Matchers of `body`, built by `builder`.
+    /// Matchers of `rules`, built by `builder`.
     fn build(
         &self,
-        body: &[u8],
+        rules: &[Arc<RuleSet>],
         builder: &MatcherBuilder,
-        scanned: Option<Arc<Scanned>>,
-    ) -> Arc<Entry> {
-        let robots =
-            Robots::parse_with_limit(body, self.policy.max_robots_bytes);
-        let matchers: Arc<[Matcher]> = self
-            .agents
-            .iter()
-            .map(|a| builder.build(&robots, a, self.dialect))
-            .collect();
-        let bytes = body.len()
-            + matchers.iter().map(Matcher::memory_usage).sum::<usize>();
-        Arc::new(Entry { matchers, bytes, scanned })
+    ) -> Arc<[Matcher]> {
+        rules.iter().map(|r| builder.build_shared(Arc::clone(r))).collect()
     }
 }
 
 /// The directory files a judge has read, for [`CrawlJudge::unread_compiled`]
-/// and the first build of their matchers.
+/// and the first parse of their rules.
 #[derive(Debug, Default)]
 struct ReadFiles {
     /// The files read so far, by the hash of their bodies (seeded at
     /// random, so that no file can be made to collide on purpose).
     by_hash: HashMap<u64, Vec<usize>>,
-    /// The bodies read to locate a URL whose matchers are not built yet:
-    /// the build takes them, so that a file is read once, not twice.
-    unbuilt: HashMap<usize, Vec<u8>>,
+    /// The bodies read to locate a URL whose rules are not parsed yet: the
+    /// parse takes them, so that a file is read once, not twice.
+    unparsed: HashMap<usize, Vec<u8>>,
 }
 
 /// A judge's matchers by fetch index, bounded in bytes: every thread reads
@@ -844,14 +917,49 @@ struct SharedKey {
     body: Arc<[u8]>,
 }
 
-/// A fetch's matchers (one per agent) and the bytes they account for.
+/// A fetch's rules and matchers (one of each per agent) and the bytes
+/// they account for.
 #[derive(Clone, Debug)]
 struct Entry {
-    matchers: Arc<[Matcher]>,
+    rules: Arc<[Arc<RuleSet>]>,
+    /// None while the origin has had one URL, which the rules judge
+    /// alone.
+    matchers: Option<Arc<[Matcher]>>,
+    /// The length of the body the rules come from (it stands for theirs).
+    body_len: usize,
     bytes: usize,
-    /// While they are `scan` matchers, to be compiled later: the URLs
-    /// they judged so far, counted by every thread that uses them.
+    /// While the matchers are not compiled: the URLs judged so far,
+    /// counted by every thread that uses them.
     scanned: Option<Arc<Scanned>>,
+}
+
+impl Entry {
+    fn new(
+        rules: Arc<[Arc<RuleSet>]>,
+        matchers: Option<Arc<[Matcher]>>,
+        body_len: usize,
+        scanned: Option<Arc<Scanned>>,
+    ) -> Entry {
+        let built = matchers.as_deref().unwrap_or_default();
+        let bytes =
+            body_len + built.iter().map(Matcher::memory_usage).sum::<usize>();
+        Entry { rules, matchers, body_len, bytes, scanned }
+    }
+
+    /// Whether the matchers are compiled with the builder's engine.
+    fn is_compiled(&self) -> bool {
+        self.matchers.is_some() && self.scanned.is_none()
+    }
+
+    /// How far the entry has come: rules, scanning matchers, compiled
+    /// ones.
+    fn stage(&self) -> u8 {
+        match (&self.matchers, &self.scanned) {
+            (None, _) => 0,
+            (Some(_), Some(_)) => 1,
+            (Some(_), None) => 2,
+        }
+    }
 }
 
 /// The count of URLs that scanning matchers judged, and whether a thread
@@ -924,12 +1032,12 @@ impl<K: Clone + Eq + std::hash::Hash> Cache<K> {
         }
     }
 
-    /// Inserts `entry`, unless the key holds compiled matchers already;
-    /// compiled matchers replace scanning ones (the key keeps its age).
-    /// Returns the keys evicted to make room.
+    /// Inserts `entry`, unless the key holds an entry as far on already:
+    /// matchers replace rules, compiled ones scanning ones (the key keeps
+    /// its age). Returns the keys evicted to make room.
     fn insert(&mut self, key: K, entry: Arc<Entry>) -> Vec<K> {
         if let Some(old) = self.map.get_mut(&key) {
-            if old.scanned.is_some() && entry.scanned.is_none() {
+            if old.stage() < entry.stage() {
                 self.bytes = self.bytes - old.bytes + entry.bytes;
                 *old = entry;
                 return self.evict();
@@ -1035,20 +1143,32 @@ mod tests {
 
     /// One scratch per thread serves every origin in turn (its buffers are
     /// kept from one set of matchers to the next): each verdict equals a
-    /// fresh matcher's with a fresh scratch, in every engine.
+    /// fresh matcher's with a fresh scratch, in every engine and dialect,
+    /// whether the rules judged alone (an origin's first URL), scanned or
+    /// compiled.
     #[test]
     fn one_scratch_serves_every_origin() {
         let paths = [
             "/", "/x", "/xy", "/yx", "/x/y/x", "/yzx", "/zzx", "/xxyy",
             "/y/x", "/zx", "/yy", "/z/x/z/y", "/xzyzx",
         ];
-        for engine in [
+        let engines = [
             EngineKind::Trie,
             EngineKind::Dense,
             EngineKind::Lazy,
             EngineKind::Scan,
             EngineKind::Naive,
-        ] {
+        ];
+        let dialects = [
+            Dialect::Rfc9309,
+            Dialect::Google,
+            Dialect::Draft1996,
+            Dialect::Orig1994,
+        ];
+        for (engine, dialect) in engines
+            .into_iter()
+            .flat_map(|e| dialects.into_iter().map(move |d| (e, d)))
+        {
             let (set, bodies) = hosts_with_tails();
             let mut builder = MatcherBuilder::new();
             builder.engine(engine);
@@ -1058,7 +1178,7 @@ mod tests {
                 FetchPolicy::default(),
                 builder.clone(),
                 &agents,
-                Dialect::Rfc9309,
+                dialect,
             )
             .compile_after(2);
             let mut scratch = judge.scratch();
@@ -1073,7 +1193,7 @@ mod tests {
                         let m = builder.build(
                             &Robots::parse(body.as_bytes()),
                             "*",
-                            Dialect::Rfc9309,
+                            dialect,
                         );
                         let want = m.verdict(url.as_bytes(), &mut m.scratch());
                         assert_eq!(
@@ -1082,7 +1202,7 @@ mod tests {
                                 Some(want.is_allowed()),
                                 CrawlReason::Robots(want.reason())
                             ),
-                            "{engine:?}, round {round}: {url}"
+                            "{engine:?} {dialect:?}, round {round}: {url}"
                         );
                     }
                 }
@@ -1115,13 +1235,13 @@ mod tests {
         };
         let (a, b) = (index(&bodies[0].0), index(&bodies[1].0));
         assert!(judge.cache.get(a).is_none());
-        judge.matchers(a);
+        judge.rules(a);
         assert!(judge.cache.get(a).is_some());
-        judge.matchers(b);
+        judge.rules(b);
         assert!(judge.cache.get(a).is_none(), "a.com's matchers evicted");
         assert!(judge.cache.get(b).is_some());
-        let again = judge.matchers(a);
+        let again = judge.rules(a);
         assert!(judge.cache.get(b).is_none());
-        assert!(Arc::ptr_eq(&judge.cache.get(a).unwrap().matchers, &again));
+        assert!(Arc::ptr_eq(&judge.cache.get(a).unwrap().rules, &again));
     }
 }

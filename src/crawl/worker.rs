@@ -158,31 +158,24 @@ impl ChunkWorker for CrawlWorker<'_> {
             let (start, end) = lines[i];
             Some(&chunk[start..end])
         };
-        self.grouped.judge(
-            self.judge,
-            lines.len(),
-            url,
-            |i, one, matchers| {
-                verdicts[i * n..(i + 1) * n].copy_from_slice(one);
-                if !explain {
-                    return;
-                }
-                for (a, v) in one.iter().enumerate() {
-                    let CrawlReason::Robots(reason) = v.reason() else {
-                        continue;
-                    };
-                    let Some(m) = matchers.and_then(|m| m.get(a)) else {
-                        continue;
-                    };
-                    let Some(rule) = m.explain(reason).rule() else {
-                        continue;
-                    };
-                    let s = texts.len();
-                    texts.extend_from_slice(rule.text());
-                    rules[i * n + a] = Some((rule.line(), s, texts.len()));
-                }
-            },
-        );
+        self.grouped.judge(self.judge, lines.len(), url, |i, one, sets| {
+            verdicts[i * n..(i + 1) * n].copy_from_slice(one);
+            if !explain {
+                return;
+            }
+            for (a, v) in one.iter().enumerate() {
+                let CrawlReason::Robots(reason) = v.reason() else {
+                    continue;
+                };
+                let Some(rule) = sets.and_then(|r| reason.rule(r.get(a)?))
+                else {
+                    continue;
+                };
+                let s = texts.len();
+                texts.extend_from_slice(rule.text());
+                rules[i * n + a] = Some((rule.line(), s, texts.len()));
+            }
+        });
         // Render in input order.
         out.clear();
         for i in 0..self.lines.len() {

@@ -956,12 +956,10 @@ impl<'m> RecordWorker<'_, 'm> {
                     .robots_of(v)
                     .map_or(Value::Nothing, |o| Value::Text(o.as_bytes())),
             );
-            let matchers =
-                self.crawl.as_ref().and_then(CrawlScratch::current_matchers);
-            let rule = match (v.reason(), matchers.and_then(|m| m.get(a))) {
-                (CrawlReason::Robots(reason), Some(m)) => {
-                    m.explain(reason).rule()
-                }
+            let rules =
+                self.crawl.as_ref().and_then(CrawlScratch::current_rules);
+            let rule = match (v.reason(), rules.and_then(|r| r.get(a))) {
+                (CrawlReason::Robots(reason), Some(r)) => reason.rule(r),
                 _ => None,
             };
             match rule {
