@@ -11,9 +11,11 @@
 //! * `pass_ns`: one pass over its bytes (`memchr` counting its lines), the
 //!   floor of any parser;
 //! * `first_ns`: what `robots-batch crawl` does for an origin's first URL
-//!   once the body is read: parse it, select `AGENT`'s groups (default
-//!   `BenchBot`) with Google's semantics, build the `scan` matcher, and
-//!   judge `http://<host>/`.
+//!   once the body is read, when no other URL of the origin follows it:
+//!   parse it, select `AGENT`'s groups (default `BenchBot`) with Google's
+//!   semantics, and judge `http://<host>/` by the rules alone;
+//! * `built_ns`: the same with the `scan` matcher built from the rules
+//!   and judging, as for an origin whose next URL follows.
 
 use std::hint::black_box;
 use std::io::Write;
@@ -21,7 +23,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use robots_batch::{Dialect, EngineKind, MatcherBuilder, Robots};
+use robots_batch::{Dialect, EngineKind, MatcherBuilder, Robots, RuleSet};
 
 /// The best of `reps` timings of `f`.
 fn best<T>(reps: usize, mut f: impl FnMut() -> T) -> Duration {
@@ -52,7 +54,7 @@ fn main() -> anyhow::Result<()> {
     builder.engine(EngineKind::Scan);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    writeln!(out, "name,bytes,read_ns,pass_ns,first_ns")?;
+    writeln!(out, "name,bytes,read_ns,pass_ns,first_ns,built_ns")?;
     for name in names.lines().filter(|n| !n.is_empty()) {
         let path = dir.join(name);
         let body = std::fs::read(&path)
@@ -61,7 +63,14 @@ fn main() -> anyhow::Result<()> {
         let url = format!("http://{host}/");
         let read = best(reps, || std::fs::read(&path).map(|b| b.len()));
         let pass = best(reps, || memchr::memchr_iter(b'\n', &body).count());
+        let mut buf = vec![];
         let first = best(reps, || {
+            let robots = Robots::parse_with_limit(&body, 0);
+            let rules = RuleSet::select(&robots, agent, Dialect::Google);
+            let path = Dialect::Google.path(url.as_bytes(), &mut buf);
+            rules.verdict_path(path).is_allowed()
+        });
+        let built = best(reps, || {
             let robots = Robots::parse_with_limit(&body, 0);
             let matcher = builder.build(&robots, agent, Dialect::Google);
             let mut scratch = matcher.scratch();
@@ -69,11 +78,12 @@ fn main() -> anyhow::Result<()> {
         });
         writeln!(
             out,
-            "{name},{},{},{},{}",
+            "{name},{},{},{},{},{}",
             body.len(),
             read.as_nanos(),
             pass.as_nanos(),
-            first.as_nanos()
+            first.as_nanos(),
+            built.as_nanos()
         )?;
     }
     out.flush()?;
