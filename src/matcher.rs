@@ -389,6 +389,7 @@ impl RuleSet {
 
 /// The verdict for `path` when no rule of `rules` can decide it: the
 /// implicit `/robots.txt` of RFC 9309 and the 1996 draft, or no group.
+#[inline]
 fn verdict_without_rules(rules: &RuleSet, path: &[u8]) -> Option<Verdict> {
     if matches!(rules.dialect(), Dialect::Rfc9309 | Dialect::Draft1996)
         && path == b"/robots.txt"
@@ -543,7 +544,8 @@ impl Matcher {
         self.decide(path, &mut scratch.engine)
     }
 
-    /// The one place a verdict is decided, from the matched path.
+    /// Where a matcher decides a verdict, from the matched path
+    /// ([`RuleSet::verdict_path`] decides on the same terms without one).
     #[inline]
     fn decide(&self, path: &[u8], engine: &mut EngineScratch) -> Verdict {
         if let Some(v) = verdict_without_rules(&self.rules, path) {
