@@ -224,6 +224,16 @@ pub(super) fn follows<L: Literal>(
     true
 }
 
+/// The bytes of `bytes` as a set of 64 classes, each byte in class
+/// `byte % 64`: a path's classes must include those of every literal it
+/// holds. Upper- and lower-case letters fall in different classes; a
+/// lower-case letter may share one with a digit or a punctuation byte (`p`
+/// with `0`, `n` with `.`), which only lets more paths through to the
+/// search.
+pub(super) fn byte_set(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0, |set, &b| set | 1 << (b & 63))
+}
+
 /// The canonical form of a wildcard tail (which starts with `*`): runs of
 /// `*` collapsed, trailing `*` dropped, and a final `*$` dropped (`.*` then
 /// the end matches anything). Empty when the tail matches whatever follows.

@@ -26,7 +26,7 @@
 //! the search.
 
 use super::pattern::{
-    canonical_tail, follows, split, Bare, Pattern, Rest, NONE,
+    byte_set, canonical_tail, follows, split, Bare, Pattern, Rest, NONE,
 };
 use crate::swar::word_and_mask;
 
@@ -262,16 +262,6 @@ impl<'p> Path<'p> {
     fn byte_set(&mut self) -> u64 {
         *self.set.get_or_insert_with(|| byte_set(self.bytes))
     }
-}
-
-/// The bytes of `bytes` as a set of 64 classes, each byte in class
-/// `byte % 64`: a path's classes must include those of every literal it
-/// holds. Upper- and lower-case letters fall in different classes; a
-/// lower-case letter may share one with a digit or a punctuation byte (`p`
-/// with `0`, `n` with `.`), which only lets more paths through to the
-/// search.
-fn byte_set(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0, |set, &b| set | 1 << (b & 63))
 }
 
 impl Index {
