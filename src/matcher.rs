@@ -365,7 +365,7 @@ impl RuleSet {
         } else {
             Syntax::Literal
         };
-        let mut place = 0;
+        let (mut place, mut path_set) = (0, None);
         // (priority, rule index, allows) of the best match so far
         let mut best: Option<(u128, u32, bool)> = None;
         each_pattern(self, |i, allow, bytes| {
@@ -374,7 +374,8 @@ impl RuleSet {
             if best.is_some_and(|(b, ..)| b < key) {
                 return;
             }
-            if (Pattern { bytes, syntax }).matches_prefix(path) {
+            if (Pattern { bytes, syntax }).matches_prefix(path, &mut path_set)
+            {
                 best = Some((key, i, allow));
             }
         });

@@ -56,14 +56,22 @@ impl Pattern<'_> {
     /// Whether the pattern matches a prefix of `path`, with nothing built
     /// beforehand: for a path judged once, where building an engine would
     /// cost more than this search (the tail's literals at their leftmost
-    /// occurrences, as the `scan` engine searches them).
-    pub(crate) fn matches_prefix(&self, path: &[u8]) -> bool {
+    /// occurrences, as the `scan` engine searches them). `path_set` is the
+    /// path's [`byte_set`], computed here when a tail first needs it: give
+    /// the same one for every pattern tried on a path, so that a tail
+    /// whose bytes the path lacks is not searched.
+    pub(crate) fn matches_prefix(
+        &self,
+        path: &[u8],
+        path_set: &mut Option<u64>,
+    ) -> bool {
         // The literal prefix is compared byte by byte: most patterns
         // differ from a path within a few bytes, before any wildcard.
         let glob = self.syntax == Syntax::Glob;
         for (i, &b) in self.bytes.iter().enumerate() {
             if glob && b == b'*' {
-                return tail_matches(&self.bytes[i..], &path[i..]);
+                let set = *path_set.get_or_insert_with(|| byte_set(path));
+                return tail_matches(&self.bytes[i..], &path[i..], set);
             }
             if glob && b == b'$' && i + 1 == self.bytes.len() {
                 return path.len() == i;
@@ -76,16 +84,21 @@ impl Pattern<'_> {
     }
 }
 
-/// Whether a wildcard tail (starting with `*`) matches a prefix of `rest`.
+/// Whether a wildcard tail (starting with `*`) matches a prefix of `rest`,
+/// of a path whose [`byte_set`] is `path_set`.
 ///
 /// The tail needs no canonical form here: the empty literals that runs of
 /// `*` or a final `*` or `*$` leave are found at once, and an empty last
 /// literal ends any path.
-fn tail_matches(tail: &[u8], rest: &[u8]) -> bool {
+fn tail_matches(tail: &[u8], rest: &[u8], path_set: u64) -> bool {
     let (body, end) = match tail.split_last() {
         Some((b'$', body)) => (body, true),
         _ => (tail, false),
     };
+    let needs = body.split(|&b| b == b'*').fold(0, |set, l| set | byte_set(l));
+    if needs & !path_set != 0 {
+        return false;
+    }
     let literals = body[1..].split(|&b| b == b'*');
     follows(rest, 0, literals.map(|bytes| Bare { bytes, rare: 0 }), end)
 }
@@ -318,7 +331,7 @@ mod tests {
                     Syntax::Literal => path.starts_with(&pattern),
                 };
                 assert_eq!(
-                    p.matches_prefix(&path),
+                    p.matches_prefix(&path, &mut None),
                     want,
                     "{syntax:?} {:?} on {:?}",
                     String::from_utf8_lossy(&pattern),
