@@ -357,10 +357,12 @@ impl CrawlJudge {
         self.unused_captures
     }
 
-    /// Makes each origin's rules judge its first `urls` URLs with the
-    /// `scan` engine, which compiles nothing, and only then compile them
-    /// with the builder's engine (default [`DEFAULT_COMPILE_AFTER`]; 0
-    /// compiles at once). The verdicts are the same either way: this only
+    /// Makes each origin's rules judge its first `urls` URLs without
+    /// compiling them (its first URL by the rules alone, unless the next
+    /// URL judged is the origin's too; the others with the `scan` engine,
+    /// which compiles nothing), and only then compile them with the
+    /// builder's engine (default [`DEFAULT_COMPILE_AFTER`]; 0 compiles at
+    /// once). The verdicts are the same either way: this only
     /// trades compile time against matching time, and most origins of a
     /// crawl log have too few URLs to repay a compilation. With the `scan`
     /// or `naive` engine there is nothing to compile, and this does nothing.
