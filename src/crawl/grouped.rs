@@ -53,7 +53,7 @@ impl GroupedScratch {
 
     /// Judges the URLs `url(0)` to `url(n - 1)` (`None`: no URL, skipped)
     /// and calls `each` once per URL with its index, its verdicts (one per
-    /// agent) and the matchers that gave verdicts from rules (for
+    /// agent) and the rule sets that gave verdicts from rules (for
     /// explanations), in an order of the judge's choosing: every URL is
     /// first located (its origin and fetch, compiling nothing), then URLs
     /// are judged grouped by the matchers they need, unless they come in
