@@ -575,8 +575,9 @@ impl CrawlJudge {
                 }
             }
             None => {
+                // Every agent's rules are in the judge's dialect: one path.
+                let path = self.dialect.path(url, &mut scratch.path);
                 for rules in entry.rules.iter() {
-                    let path = rules.dialect().path(url, &mut scratch.path);
                     push(rules.verdict_path(path));
                 }
             }
@@ -950,7 +951,7 @@ impl Entry {
 
     /// Whether the matchers are compiled with the builder's engine.
     fn is_compiled(&self) -> bool {
-        self.matchers.is_some() && self.scanned.is_none()
+        self.stage() == 2
     }
 
     /// How far the entry has come: rules, scanning matchers, compiled
