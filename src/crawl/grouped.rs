@@ -192,6 +192,19 @@ mod tests {
     use crate::crawl::{Fetch, FetchPolicy, FetchSet};
     use crate::{Dialect, MatcherBuilder};
 
+    /// A judge of `set` for `agents`, with the default policy and builder.
+    fn judge(set: FetchSet, agents: &[&str]) -> CrawlJudge {
+        let agents: Vec<String> =
+            agents.iter().map(|a| a.to_string()).collect();
+        CrawlJudge::new(
+            set,
+            FetchPolicy::default(),
+            MatcherBuilder::new(),
+            &agents,
+            Dialect::Rfc9309,
+        )
+    }
+
     /// An origin whose next URL follows in the batch has its matchers
     /// built at its first; an origin with one URL in the batch is judged
     /// by its rules alone, and gets matchers when it comes back.
@@ -207,14 +220,7 @@ mod tests {
                 Fetch { status: 200, body, ..Fetch::default() },
             );
         }
-        let agents = ["x".to_string()];
-        let judge = CrawlJudge::new(
-            set,
-            FetchPolicy::default(),
-            MatcherBuilder::new(),
-            &agents,
-            Dialect::Rfc9309,
-        );
+        let judge = judge(set, &["x"]);
         let built = |host: &str| {
             let url = format!("https://{host}/");
             let Located::Rules { compiled, .. } =
@@ -269,14 +275,7 @@ mod tests {
             set.insert_host(host, fetch);
         }
         set.insert_host("d.com", Fetch { status: 503, ..Fetch::default() });
-        let agents = ["x".to_string(), "y".to_string()];
-        let judge = CrawlJudge::new(
-            set,
-            FetchPolicy::default(),
-            MatcherBuilder::new(),
-            &agents,
-            Dialect::Rfc9309,
-        );
+        let judge = judge(set, &["x", "y"]);
         let mut urls: Vec<Option<String>> = vec![];
         for i in 0..60 {
             let host = ["a.com", "b.com", "c.com", "d.com", "e.com"][i % 5];
