@@ -97,6 +97,7 @@ mod error;
 mod lint;
 mod matcher;
 mod output;
+mod prefetch;
 pub mod record;
 mod robots;
 mod rules;

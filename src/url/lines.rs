@@ -23,6 +23,7 @@ lines".
 [`for_each_line`]: crate::batch::for_each_line
 */
 
+use crate::prefetch::prefetch;
 use crate::url::block::{ShortLine, BLOCK};
 use crate::url::path::{
     path_start_general, scan_path, ShortPath, UrlPath, SPECIAL_PERCENT,
@@ -106,6 +107,10 @@ impl<'c> UrlLines<'c> {
         self.base = base;
         self.len = bytes.len();
         classify_window(bytes, &mut self.masks);
+        // A chunk of a memory-mapped file is read here for the first time,
+        // from memory, and the hardware prefetchers stop at each 4 KiB
+        // page: the next window is requested while the lines of this one
+        // are judged, so its classification finds it in the cache.
         prefetch(&self.chunk[end..self.chunk.len().min(end + WINDOW_BYTES)]);
     }
 
@@ -397,28 +402,6 @@ fn any(mask: &Mask, mut from: usize, to: usize) -> bool {
         from += BLOCK;
     }
     false
-}
-
-/// Asks the CPU to start loading `bytes` into its caches, without
-/// waiting for them.
-///
-/// A chunk of a memory-mapped file is read here for the first time, from
-/// memory, and the hardware prefetchers stop at each 4 KiB page. The next
-/// window is requested while the lines of this one are judged, so its
-/// classification finds it in the cache rather than waiting on its loads.
-#[inline]
-fn prefetch(bytes: &[u8]) {
-    /// The bytes one prefetch brings in.
-    const CACHE_LINE: usize = 64;
-    #[cfg(target_arch = "x86_64")]
-    for line in bytes.chunks(CACHE_LINE) {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        // SAFETY: a prefetch only hints the cache; it reads nothing and
-        // never faults, and the pointer is into `bytes` anyway.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(line.as_ptr().cast()) }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = bytes;
 }
 
 /// Classifies `bytes` (at most a window) into `masks`: bit `i` of word
