@@ -2,19 +2,27 @@
 //! soon, without waiting for them, so that their loads overlap the work
 //! done before they are read.
 
-/// Asks the CPU to start loading `bytes` into its caches, without
-/// waiting for them.
+/// Asks the CPU to start loading the memory of `items` (every cache line
+/// it touches) into its caches, without waiting for it.
 #[inline]
-pub(crate) fn prefetch(bytes: &[u8]) {
+pub(crate) fn prefetch<T>(items: &[T]) {
     /// The bytes one prefetch brings in.
     const CACHE_LINE: usize = 64;
     #[cfg(target_arch = "x86_64")]
-    for line in bytes.chunks(CACHE_LINE) {
+    {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        // SAFETY: a prefetch only hints the cache; it reads nothing and
-        // never faults, and the pointer is into `bytes` anyway.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>(line.as_ptr().cast()) }
+        let start = items.as_ptr().cast::<u8>();
+        let len = std::mem::size_of_val(items);
+        // Every line the items start in, and the one they end in.
+        let last = len.checked_sub(1);
+        for at in (0..len).step_by(CACHE_LINE).chain(last) {
+            // SAFETY: a prefetch only hints the cache; it reads nothing
+            // and never faults, and the address is within `items`.
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(start.wrapping_add(at).cast())
+            }
+        }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = bytes;
+    let _ = items;
 }

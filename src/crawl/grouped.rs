@@ -5,6 +5,7 @@
 use super::hash::HashMap;
 use super::judge::{CrawlJudge, CrawlScratch, CrawlVerdict, Located};
 use super::origin::{raw_authority, same_authority};
+use crate::prefetch::prefetch;
 use crate::rules::RuleSet;
 use std::sync::Arc;
 
@@ -17,6 +18,11 @@ const SORT_BELOW_RUN: usize = 4;
 /// all are forgotten and remembering starts again.
 const MAX_REMEMBERED: usize = 1 << 16;
 
+/// How many URLs ahead of the one being judged have their bytes asked
+/// for: enough to cover a load from memory while the URLs before it are
+/// judged.
+const PREFETCH_AHEAD: usize = 8;
+
 /// Per-thread state of [`CrawlJudge`]'s grouped judging (see
 /// [`GroupedScratch::judge`]), kept from one batch of URLs to the next.
 #[derive(Debug)]
@@ -27,14 +33,31 @@ pub struct GroupedScratch {
     /// in random host order parses each origin once per thread, not once
     /// per URL.
     remembered: HashMap<Box<[u8]>, Located>,
-    /// Per URL of the batch: where its verdicts come from (`None` for no
-    /// URL).
-    located: Vec<Option<Located>>,
-    /// URL indexes in judging order.
-    order: Vec<u32>,
-    /// The sort keys of `order`.
-    keys: Vec<u64>,
+    /// The allocation of the last batch's [`Ruled`] URLs, kept empty.
+    ruled: Vec<Ruled<'static>>,
+    /// The judging order: per URL of `ruled`, its group above its place.
+    order: Vec<u64>,
     one: Vec<CrawlVerdict>,
+}
+
+/// A URL of the batch whose verdicts come from rules: what judging it
+/// needs, in one place.
+#[derive(Clone, Copy, Debug)]
+struct Ruled<'u> {
+    /// Its index in the window.
+    index: usize,
+    /// The fetch whose matchers judge it (see [`Located::Rules`]).
+    compiled: usize,
+    fetch: usize,
+    url: &'u [u8],
+}
+
+/// An empty vector with the allocation of `v`, for URLs of another
+/// lifetime: collecting in place keeps the allocation where the two types
+/// have one layout, as here.
+fn reuse<'a>(mut v: Vec<Ruled<'_>>) -> Vec<Ruled<'a>> {
+    v.clear();
+    v.into_iter().map(|r| Ruled { url: &[], ..r }).collect()
 }
 
 impl GroupedScratch {
@@ -44,9 +67,8 @@ impl GroupedScratch {
             scratch: judge.scratch(),
             key: vec![],
             remembered: HashMap::default(),
-            located: vec![],
+            ruled: vec![],
             order: vec![],
-            keys: vec![],
             one: vec![],
         }
     }
@@ -55,11 +77,11 @@ impl GroupedScratch {
     /// and calls `each` once per URL with its index, its verdicts (one per
     /// agent) and the rule sets that gave verdicts from rules (for
     /// explanations), in an order of the judge's choosing: every URL is
-    /// first located (its origin and fetch, compiling nothing), then URLs
-    /// are judged grouped by the matchers they need, unless they come in
-    /// runs already, so that a batch of mixed hosts changes matchers once
-    /// per origin rather than once per URL. More URLs than a `u32` counts
-    /// are judged in several windows.
+    /// first located (its origin and fetch, compiling nothing), and those
+    /// whose verdicts need no rules are given them; then the others are
+    /// judged grouped by the matchers they need, unless they come in runs
+    /// already, so that a batch of mixed hosts changes matchers once per
+    /// origin rather than once per URL.
     pub fn judge<'u, U, F>(
         &mut self,
         judge: &CrawlJudge,
@@ -71,50 +93,86 @@ impl GroupedScratch {
         F: FnMut(usize, &[CrawlVerdict], Option<&[Arc<RuleSet>]>),
     {
         const WINDOW: usize = u32::MAX as usize;
+        let mut ruled = reuse(std::mem::take(&mut self.ruled));
         for base in (0..n).step_by(WINDOW) {
             let url = |i: usize| url(base + i);
-            self.locate_all(judge, (n - base).min(WINDOW), &url);
-            self.sort_when_mixed();
-            let rules_of = |i: u32| match self.located[i as usize] {
-                Some(Located::Rules { compiled, .. }) => Some(compiled),
-                _ => None,
-            };
-            for (k, &i) in self.order.iter().enumerate() {
-                // Whether the next URL judged needs the same rules.
-                let more = self.order.get(k + 1).is_some_and(|&j| {
-                    rules_of(j).is_some() && rules_of(j) == rules_of(i)
-                });
-                let i = i as usize;
-                let (Some(located), Some(url)) = (self.located[i], url(i))
-                else {
-                    continue;
+            let mut each =
+                |i: usize,
+                 one: &[CrawlVerdict],
+                 sets: Option<&[Arc<RuleSet>]>| {
+                    each(base + i, one, sets)
                 };
+            ruled.clear();
+            let len = (n - base).min(WINDOW);
+            let changes =
+                self.locate_all(judge, len, &url, &mut ruled, &mut each);
+            // One integer per URL, its group above its place, sorts faster
+            // than the URLs themselves.
+            let order = &mut self.order;
+            order.clear();
+            order.extend(ruled.iter().enumerate().map(|(k, r)| {
+                (r.compiled.min(u32::MAX as usize) as u64) << 32 | k as u64
+            }));
+            let sorted = changes * SORT_BELOW_RUN > ruled.len();
+            if sorted {
+                order.sort_unstable();
+            }
+            let place = |k: usize| order.get(k).map(|&o| o as u32 as usize);
+            for k in 0..order.len() {
+                // Sorted URLs are scattered over the batch: each is asked
+                // for before it is judged, its place first, then its
+                // bytes. (In input order, the CPU's own prefetchers see
+                // them coming.)
+                if sorted {
+                    if let Some(far) = place(k + 2 * PREFETCH_AHEAD) {
+                        prefetch(std::slice::from_ref(&ruled[far]));
+                    }
+                    if let Some(near) = place(k + PREFETCH_AHEAD) {
+                        prefetch(ruled[near].url);
+                    }
+                }
+                let r = &ruled[order[k] as u32 as usize];
+                // Whether the next URL judged needs the same rules.
+                let more = place(k + 1)
+                    .is_some_and(|n| ruled[n].compiled == r.compiled);
+                let located =
+                    Located::Rules { fetch: r.fetch, compiled: r.compiled };
                 judge.judge_located(
-                    url,
+                    r.url,
                     located,
                     more,
                     &mut self.scratch,
                     &mut self.one,
                 );
-                each(base + i, &self.one, self.scratch.current_rules());
+                let sets = self.scratch.current_rules();
+                each(r.index, &self.one, sets);
             }
         }
+        self.ruled = reuse(ruled);
     }
 
     /// Locates every URL; a URL with the authority of the one before
     /// (inputs tend to keep a host's URLs together) is located alike.
-    fn locate_all<'u, U>(&mut self, judge: &CrawlJudge, n: usize, url: &U)
+    /// Gives the URLs located to the same verdict for every agent theirs,
+    /// pushes the others onto `ruled` in input order, and returns how
+    /// often those change rules from one to the next.
+    fn locate_all<'u, U, F>(
+        &mut self,
+        judge: &CrawlJudge,
+        n: usize,
+        url: &U,
+        ruled: &mut Vec<Ruled<'u>>,
+        each: &mut F,
+    ) -> usize
     where
         U: Fn(usize) -> Option<&'u [u8]>,
+        F: FnMut(usize, &[CrawlVerdict], Option<&[Arc<RuleSet>]>),
     {
-        self.located.clear();
         let (key, remembered) = (&mut self.key, &mut self.remembered);
         let mut last: Option<(&[u8], Located)> = None;
+        let mut changes = 0;
         for i in 0..n {
-            let Some(line) = url(i) else {
-                self.located.push(None);
-                continue;
-            };
+            let Some(line) = url(i) else { continue };
             let located = match last {
                 Some((authority, located))
                     if same_authority(line, authority) =>
@@ -144,45 +202,21 @@ impl GroupedScratch {
                     }
                 },
             };
-            self.located.push(Some(located));
-        }
-    }
-
-    /// Sets the judging order: input order when the URLs that need one
-    /// set of matchers come in runs already (judging them so changes
-    /// matchers about as seldom as sorting would, without the sort's
-    /// cost), else sorted by the matchers they need.
-    fn sort_when_mixed(&mut self) {
-        let located = &self.located;
-        self.order.clear();
-        self.order.extend(0..located.len() as u32);
-        let mut changes = 0;
-        let mut current = None;
-        for l in located.iter().flatten() {
-            if let Located::Rules { compiled, .. } = *l {
-                if current != Some(compiled) {
-                    changes += 1;
-                    current = Some(compiled);
+            match located {
+                Located::Same(v) => {
+                    self.one.clear();
+                    self.one.resize(judge.agents().len(), v);
+                    each(i, &self.one, None);
+                }
+                Located::Rules { fetch, compiled } => {
+                    if ruled.last().is_none_or(|r| r.compiled != compiled) {
+                        changes += 1;
+                    }
+                    ruled.push(Ruled { index: i, compiled, fetch, url: line });
                 }
             }
         }
-        if changes * SORT_BELOW_RUN <= located.len() {
-            return;
-        }
-        // One integer per URL, its group above its index, sorts faster
-        // than indexes compared through the URLs.
-        let group = |l: &Option<Located>| match *l {
-            Some(Located::Rules { compiled, .. }) => compiled + 1,
-            _ => 0,
-        };
-        self.keys.clear();
-        self.keys.extend(self.order.iter().map(|&i| {
-            let group = group(&located[i as usize]);
-            (group.min(u32::MAX as usize) as u64) << 32 | u64::from(i)
-        }));
-        self.keys.sort_unstable();
-        self.order.clear();
-        self.order.extend(self.keys.iter().map(|&k| k as u32));
+        changes
     }
 }
 
@@ -203,6 +237,19 @@ mod tests {
             &agents,
             Dialect::Rfc9309,
         )
+    }
+
+    /// The kept allocation of the batch's ruled URLs survives the change
+    /// of lifetime, as `reuse` says.
+    #[test]
+    fn reuse_keeps_the_allocation() {
+        let urls = [b"https://a.com/".to_vec()];
+        let mut ruled = Vec::with_capacity(100);
+        ruled.push(Ruled { index: 0, compiled: 0, fetch: 0, url: &urls[0] });
+        let at = ruled.as_ptr() as usize;
+        let kept: Vec<Ruled<'static>> = reuse(ruled);
+        assert_eq!((kept.len(), kept.capacity()), (0, 100));
+        assert_eq!(kept.as_ptr() as usize, at);
     }
 
     /// An origin whose next URL follows in the batch has its matchers
