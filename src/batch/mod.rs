@@ -77,17 +77,17 @@ use self::chunks::{ReadChunks, SliceChunks};
 use self::worker::Worker;
 use crate::matcher::Matcher;
 
-/// The default chunk size: 1 MiB, unless that would put more than
-/// [`MAX_IN_FLIGHT_BYTES`] of input in flight (see
-/// [`BatchBuilder::chunk_size`]).
-const DEFAULT_CHUNK_SIZE: usize = 1 << 20;
-
-/// The budget of input bytes in flight: 8 MiB. With the default chunk
-/// size, chunks shrink (down to 64 KiB) and, past that, fewer chunks are in
-/// flight (down to one more than the threads), so that no more than this
-/// is. With the rendered output of those chunks and the buffers kept for
+/// The default budget of input bytes in flight: 8 MiB (see
+/// [`BatchBuilder::in_flight_bytes`]). With the default chunk size, chunks
+/// shrink (down to 64 KiB) and, past that, fewer chunks are in flight
+/// (down to one more than the threads), so that no more than this is.
+/// With the rendered output of those chunks and the buffers kept for
 /// reuse, a run on a stream stays well under 64 MiB of resident memory.
 const MAX_IN_FLIGHT_BYTES: usize = 8 << 20;
+
+/// The default chunk is at most this fraction of the budget in flight:
+/// 1 MiB of the default 8 MiB.
+const BUDGET_PER_CHUNK: usize = 8;
 
 /// The most worker threads a batch starts: 1,024. Far more than any machine
 /// has cores, and few enough that their stacks and the chunks in flight
@@ -205,6 +205,7 @@ pub struct BatchBuilder {
 struct Config {
     threads: usize,
     chunk_size: Option<usize>,
+    in_flight_bytes: usize,
     mmap: MmapChoice,
 }
 
@@ -222,6 +223,7 @@ impl BatchBuilder {
             config: Config {
                 threads: 0,
                 chunk_size: None,
+                in_flight_bytes: MAX_IN_FLIGHT_BYTES,
                 mmap: MmapChoice::never(),
             },
         }
@@ -238,13 +240,26 @@ impl BatchBuilder {
 
     /// The size in bytes at which the input is cut into chunks (each chunk
     /// is cut at the first line end at or after that size). The default is
-    /// 1 MiB, shrunk to as little as 64 KiB when there are so many threads
-    /// that more than 8 MiB of input would be in flight. Small chunks cost
+    /// an eighth of the budget in flight (1 MiB of the default 8 MiB, see
+    /// [`BatchBuilder::in_flight_bytes`]), shrunk to as little as 64 KiB
+    /// when there are so many threads that more than the budget would be
+    /// in flight. Small chunks cost
     /// overhead per chunk (a task, a channel message, a write); large ones
     /// cost memory. 0 is read as 1, and more than [`MAX_LINE_BYTES`] as
     /// that.
     pub fn chunk_size(&mut self, bytes: usize) -> &mut BatchBuilder {
         self.config.chunk_size = Some(bytes.clamp(1, MAX_LINE_BYTES));
+        self
+    }
+
+    /// The budget of input bytes read but not yet written (default 8 MiB;
+    /// at least 1): more chunks than that hold wait to be read, and the
+    /// default chunk size is an eighth of it, shrunk (down to 64 KiB) so
+    /// that each thread has four chunks in flight. Crawl mode judges a
+    /// chunk's URLs grouped by origin, so it gains from larger chunks than
+    /// the default command does.
+    pub fn in_flight_bytes(&mut self, bytes: usize) -> &mut BatchBuilder {
+        self.config.in_flight_bytes = bytes.max(1);
         self
     }
 
@@ -272,16 +287,16 @@ impl BatchBuilder {
             n => n,
         };
         let per_thread = threads.saturating_mul(CHUNKS_PER_THREAD);
+        let budget = self.config.in_flight_bytes;
         let chunk_size = self.config.chunk_size.unwrap_or_else(|| {
-            (MAX_IN_FLIGHT_BYTES / per_thread)
-                .clamp(MIN_DEFAULT_CHUNK_SIZE, DEFAULT_CHUNK_SIZE)
+            let most = (budget / BUDGET_PER_CHUNK).max(MIN_DEFAULT_CHUNK_SIZE);
+            (budget / per_thread).clamp(MIN_DEFAULT_CHUNK_SIZE, most)
         });
         // Fewer chunks in flight when they would hold more than the budget
         // (many threads, so chunks at their smallest), but always more
         // chunks than threads, so that no worker waits for the writer.
-        let in_flight = per_thread.min(
-            (MAX_IN_FLIGHT_BYTES / chunk_size).max(threads.saturating_add(1)),
-        );
+        let in_flight = per_thread
+            .min((budget / chunk_size).max(threads.saturating_add(1)));
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|i| format!("robots-batch-{i}"))
@@ -811,6 +826,18 @@ mod tests {
             assert_eq!(batch.chunk_size, chunk_size, "{threads} threads");
             assert_eq!(batch.in_flight, in_flight, "{threads} threads");
             assert!(chunk_size * in_flight <= MAX_IN_FLIGHT_BYTES);
+        }
+        // A larger budget, as crawl mode sets: larger chunks, as many.
+        for (threads, chunk_size, in_flight) in
+            [(1, 4 << 20, 4), (2, 4 << 20, 8), (16, 512 << 10, 64)]
+        {
+            let batch = BatchBuilder::new()
+                .threads(threads)
+                .in_flight_bytes(32 << 20)
+                .build()
+                .unwrap();
+            assert_eq!(batch.chunk_size, chunk_size, "{threads} threads");
+            assert_eq!(batch.in_flight, in_flight, "{threads} threads");
         }
         // An explicit chunk size is kept up to the line limit; at least one
         // chunk more than threads stays in flight.
