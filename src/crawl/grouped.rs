@@ -18,8 +18,9 @@ const SORT_BELOW_RUN: usize = 4;
 /// all are forgotten and remembering starts again.
 const MAX_REMEMBERED: usize = 1 << 16;
 
-/// How many URLs ahead of the one being judged have their bytes asked
-/// for: enough to cover a load from memory while the URLs before it are
+/// How far ahead of the URL being judged a sorted batch's URLs are asked
+/// for: their bytes this many URLs ahead, their records twice as far;
+/// enough to cover a load from memory while the URLs before them are
 /// judged.
 const PREFETCH_AHEAD: usize = 8;
 
@@ -81,7 +82,8 @@ impl GroupedScratch {
     /// whose verdicts need no rules are given them; then the others are
     /// judged grouped by the matchers they need, unless they come in runs
     /// already, so that a batch of mixed hosts changes matchers once per
-    /// origin rather than once per URL.
+    /// origin rather than once per URL. More URLs than a `u32` counts are
+    /// judged in several windows.
     pub fn judge<'u, U, F>(
         &mut self,
         judge: &CrawlJudge,
@@ -113,6 +115,9 @@ impl GroupedScratch {
             order.extend(ruled.iter().enumerate().map(|(k, r)| {
                 (r.compiled.min(u32::MAX as usize) as u64) << 32 | k as u64
             }));
+            // Input order when the URLs that need one set of matchers come
+            // in runs already: it changes matchers about as seldom as the
+            // sort would, without the sort's cost.
             let sorted = changes * SORT_BELOW_RUN > ruled.len();
             if sorted {
                 order.sort_unstable();
@@ -153,9 +158,9 @@ impl GroupedScratch {
 
     /// Locates every URL; a URL with the authority of the one before
     /// (inputs tend to keep a host's URLs together) is located alike.
-    /// Gives the URLs located to the same verdict for every agent theirs,
-    /// pushes the others onto `ruled` in input order, and returns how
-    /// often those change rules from one to the next.
+    /// A URL whose verdict is the same for every agent (no rules needed)
+    /// is given it here; the others are pushed onto `ruled` in input
+    /// order. Returns how often those change rules from one to the next.
     fn locate_all<'u, U, F>(
         &mut self,
         judge: &CrawlJudge,
