@@ -243,21 +243,21 @@ impl BatchBuilder {
     /// an eighth of the budget in flight (1 MiB of the default 8 MiB, see
     /// [`BatchBuilder::in_flight_bytes`]), shrunk to as little as 64 KiB
     /// when there are so many threads that more than the budget would be
-    /// in flight. Small chunks cost
-    /// overhead per chunk (a task, a channel message, a write); large ones
-    /// cost memory. 0 is read as 1, and more than [`MAX_LINE_BYTES`] as
-    /// that.
+    /// in flight. Small chunks cost overhead per chunk (a task, a channel
+    /// message, a write); large ones cost memory. 0 is read as 1, and more
+    /// than [`MAX_LINE_BYTES`] as that.
     pub fn chunk_size(&mut self, bytes: usize) -> &mut BatchBuilder {
         self.config.chunk_size = Some(bytes.clamp(1, MAX_LINE_BYTES));
         self
     }
 
     /// The budget of input bytes read but not yet written (default 8 MiB;
-    /// at least 1): more chunks than that hold wait to be read, and the
-    /// default chunk size is an eighth of it, shrunk (down to 64 KiB) so
-    /// that each thread has four chunks in flight. Crawl mode judges a
-    /// chunk's URLs grouped by origin, so it gains from larger chunks than
-    /// the default command does.
+    /// at least 1): chunks are read ahead while those in flight hold less,
+    /// and always up to one more chunk than threads. The default chunk
+    /// size is an eighth of it, shrunk (down to 64 KiB) so that each
+    /// thread has four chunks in flight. Crawl mode judges a chunk's URLs
+    /// grouped by origin, so it gains from larger chunks than the default
+    /// command does.
     pub fn in_flight_bytes(&mut self, bytes: usize) -> &mut BatchBuilder {
         self.config.in_flight_bytes = bytes.max(1);
         self
