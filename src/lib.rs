@@ -106,6 +106,8 @@ pub mod sample;
 pub mod sniff;
 pub mod survey;
 mod swar;
+#[cfg(test)]
+mod testing;
 mod url;
 mod usage;
 

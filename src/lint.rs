@@ -542,13 +542,8 @@ mod tests {
     /// prefixes and trailing stars.
     #[test]
     fn winners_agree_with_every_pair() {
-        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move |n: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % n as u64) as usize
-        };
+        let mut rng = crate::testing::xorshift(0x9E37_79B9_7F4A_7C15u64);
+        let mut next = move |n: usize| (rng() % n as u64) as usize;
         let mut found = 0;
         for _ in 0..2_000 {
             let mut text = String::from("User-agent: *\n");

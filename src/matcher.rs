@@ -574,13 +574,8 @@ mod tests {
     /// group, fall back to `*`, or find none.
     #[test]
     fn rule_set_verdicts_are_the_built_matchers() {
-        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move |n: usize| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % n as u64) as usize
-        };
+        let mut rng = crate::testing::xorshift(0x9E37_79B9_7F4A_7C15u64);
+        let mut next = move |n: usize| (rng() % n as u64) as usize;
         let pieces = ["/", "a", "b", "*", "$", "/index.html", "%2F", "é"];
         let pattern = |next: &mut dyn FnMut(usize) -> usize| {
             let n = next(5);

@@ -300,13 +300,7 @@ mod tests {
     /// and `$` all come up.
     #[test]
     fn a_pattern_alone_matches_as_the_reference_reads_it() {
-        let mut rng = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
+        let mut next = crate::testing::xorshift(0x2545_F491_4F6C_DD1Du64);
         let mut scratch = crate::engine::NaiveScratch::default();
         let word = |len: u64, next: &mut dyn FnMut() -> u64| {
             let n = (next() % len) as usize;
@@ -315,7 +309,7 @@ mod tests {
         for _ in 0..50_000 {
             let pattern = word(9, &mut next);
             let mut path = word(12, &mut next);
-            if next() % 2 == 0 {
+            if next().is_multiple_of(2) {
                 // Paths that start as the pattern does.
                 let keep = (next() as usize) % (pattern.len() + 1);
                 path.splice(0..0, pattern[..keep].iter().copied());
@@ -346,13 +340,7 @@ mod tests {
         // Haystacks on both sides of SHORT_HAY, needles of 0 to 6 bytes
         // over a 3-letter alphabet (so that partial matches abound), with
         // every rare-byte offset.
-        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
+        let mut next = crate::testing::xorshift(0x9E37_79B9_7F4A_7C15u64);
         for _ in 0..20_000 {
             let hay_len = (next() % (SHORT_HAY as u64 + 20)) as usize;
             let hay: Vec<u8> =

@@ -373,13 +373,8 @@ mod tests {
         // prefixes share second bytes and tails' literals are often
         // there): the engine indexed from its first pattern, and never,
         // agree with the reference engine's reading of each pattern.
-        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move |n: u64| {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            (rng % n) as usize
-        };
+        let mut rng = crate::testing::xorshift(0x9E37_79B9_7F4A_7C15u64);
+        let mut next = move |n: u64| (rng() % n) as usize;
         let alphabet = b"/ab?.p0*$";
         // Patterns of up to 13 bytes and paths of up to 16 fall in every
         // kind of bucket.

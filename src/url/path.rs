@@ -493,13 +493,7 @@ mod tests {
     fn plain_run_stops_where_a_byte_loop_does() {
         // Runs of up to 20 bytes, mostly bytes that stay, so that the
         // first stop falls at every offset of a word or nowhere.
-        let mut rng = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
+        let mut next = crate::testing::xorshift(0x2545_f491_4f6c_dd1du64);
         let alphabet = [b'a', b'/', b'$', b'*', b'%', 0x80, 0xA5, 0xFF];
         for _ in 0..50_000 {
             let len = (next() % 21) as usize;
@@ -649,12 +643,9 @@ mod tests {
     #[test]
     fn rfc9309_path_pass_agrees() {
         let alphabet = b"%%%2aAfFgG09*$/~-._\x80\xff\xc3\xa9z";
-        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = crate::testing::xorshift(0x2545_f491_4f6c_dd1du64);
         for len in 0..200_000 {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let mut r = rng;
+            let mut r = rng();
             // Mostly short paths, where every mix is likely; some up to
             // the longest the short pass takes.
             let n = if len % 4 == 0 { len % BLOCK } else { len % 12 };

@@ -150,13 +150,8 @@ fn chains_of_every_length_agree_with_naive() {
 /// must find what separate searches find, no more.
 #[test]
 fn hoisted_tails_agree_with_naive() {
-    let mut rng = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move |n: usize| {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        (rng % n as u64) as usize
-    };
+    let mut rng = crate::testing::xorshift(0x2545_F491_4F6C_DD1Du64);
+    let mut next = move |n: usize| (rng() % n as u64) as usize;
     let prefixes = ["", "/", "/b", "/b/", "/b/x", "/b/xb/", "/bb"];
     let alphabet = b"/bx$*";
     let mut hoisted = 0;
@@ -189,13 +184,8 @@ fn hoisted_tails_agree_with_naive() {
 /// what the naive engine finds.
 #[test]
 fn groups_of_tails_agree_with_naive() {
-    let mut rng = 0x5851_F42D_4C95_7F2Du64;
-    let mut next = move |n: usize| {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        (rng % n as u64) as usize
-    };
+    let mut rng = crate::testing::xorshift(0x5851_F42D_4C95_7F2Du64);
+    let mut next = move |n: usize| (rng() % n as u64) as usize;
     let prefixes = ["", "/", "/b", "/b/"];
     let words = ["a", "b", "ab", "ba", "a$", "/"];
     let (mut groups, mut nested) = (0, 0);
