@@ -246,8 +246,7 @@ pub(crate) fn prioritized(
     rules: &RuleSet,
 ) -> (Vec<Pattern<'_>>, Vec<(u32, bool)>) {
     let dialect = rules.dialect();
-    let syntax =
-        if dialect.has_wildcards() { Syntax::Glob } else { Syntax::Literal };
+    let syntax = Syntax::of(dialect);
     // (pattern length, allows, rule index, pattern)
     let mut tagged: Vec<(usize, bool, u32, Cow<'_, [u8]>)> =
         Vec::with_capacity(rules.rules().len());
@@ -360,11 +359,7 @@ impl RuleSet {
             return v;
         }
         let dialect = self.dialect();
-        let syntax = if dialect.has_wildcards() {
-            Syntax::Glob
-        } else {
-            Syntax::Literal
-        };
+        let syntax = Syntax::of(dialect);
         let (mut place, mut path_set) = (0, None);
         // (priority, rule index, allows) of the best match so far
         let mut best: Option<(u128, u32, bool)> = None;

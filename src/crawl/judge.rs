@@ -696,13 +696,7 @@ impl CrawlJudge {
         }
         let mut scan = self.builder.clone();
         scan.engine(EngineKind::Scan);
-        let matchers = self.build(&entry.rules, &scan);
-        let entry = Arc::new(Entry::new(
-            Arc::clone(&entry.rules),
-            Some(matchers),
-            entry.body_len,
-            entry.scanned.clone(),
-        ));
+        let entry = self.rebuilt(entry, &scan, entry.scanned.clone());
         self.keep(index, &entry, None);
         entry
     }
@@ -710,17 +704,24 @@ impl CrawlJudge {
     /// Compiles `entry`'s rules with the builder's engine, in place of any
     /// scanning ones in the caches.
     fn compile(&self, index: usize, entry: &Entry) -> Arc<Entry> {
-        let matchers = self.build(&entry.rules, &self.builder);
-        let entry = Arc::new(Entry::new(
-            Arc::clone(&entry.rules),
-            Some(matchers),
-            entry.body_len,
-            None,
-        ));
+        let entry = self.rebuilt(entry, &self.builder, None);
         // Only a shared cache needs the body, as its key.
         let body = self.shared.as_ref().map(|_| self.body(index));
         self.keep(index, &entry, body.and_then(|b| self.shared_key(&b)));
         entry
+    }
+
+    /// `entry` with its rules built into matchers by `builder`, counted
+    /// by `scanned` while they scan.
+    fn rebuilt(
+        &self,
+        entry: &Entry,
+        builder: &MatcherBuilder,
+        scanned: Option<Arc<Scanned>>,
+    ) -> Arc<Entry> {
+        let matchers = self.build(&entry.rules, builder);
+        let rules = Arc::clone(&entry.rules);
+        Arc::new(Entry::new(rules, Some(matchers), entry.body_len, scanned))
     }
 
     /// Keeps `entry` for the fetch at `index` in the judge's cache and,

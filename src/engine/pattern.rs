@@ -15,6 +15,17 @@ pub(crate) enum Syntax {
     Literal,
 }
 
+impl Syntax {
+    /// How `dialect` reads a rule's pattern.
+    pub(crate) fn of(dialect: crate::Dialect) -> Syntax {
+        if dialect.has_wildcards() {
+            Syntax::Glob
+        } else {
+            Syntax::Literal
+        }
+    }
+}
+
 /// One pattern for an engine: it matches a path when it matches a prefix of
 /// it.
 ///
@@ -50,9 +61,7 @@ impl Pattern<'_> {
             }
         }
     }
-}
 
-impl Pattern<'_> {
     /// Whether the pattern matches a prefix of `path`, with nothing built
     /// beforehand: for a path judged once, where building an engine would
     /// cost more than this search (the tail's literals at their leftmost
