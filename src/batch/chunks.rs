@@ -136,25 +136,20 @@ impl<Rd: Read> ReadChunks<Rd> {
         }
     }
 
-    /// One read into `buf`, growing it to at most `target` bytes. Sets
-    /// `eof` when the reader has no more.
+    /// Reads into `buf` until it holds `target` bytes or the reader has no
+    /// more (then sets `eof`).
+    ///
+    /// The bytes are read into `buf`'s spare capacity as `read_to_end`
+    /// does, which zeroes each byte at most once (not at all for files and
+    /// standard input): a pipe or a decoder gives a few KiB per read, and
+    /// zeroing the rest of the chunk before each would cost more than the
+    /// reading.
     fn fill(&mut self, buf: &mut Vec<u8>, target: usize) -> io::Result<()> {
-        let len = buf.len();
-        buf.resize(target, 0);
-        loop {
-            match self.rdr.read(&mut buf[len..]) {
-                Ok(n) => {
-                    buf.truncate(len + n);
-                    self.eof = n == 0;
-                    return Ok(());
-                }
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(err) => {
-                    buf.truncate(len);
-                    return Err(err);
-                }
-            }
-        }
+        let want = target.saturating_sub(buf.len());
+        buf.reserve(want);
+        let got = (&mut self.rdr).take(want as u64).read_to_end(buf)?;
+        self.eof = got < want;
+        Ok(())
     }
 
     /// Cuts the line that starts `buf` and runs past [`MAX_LINE_BYTES`]:
@@ -204,7 +199,7 @@ impl<Rd: Read> Chunks<'static> for ReadChunks<Rd> {
         let mut searched = 0;
         let mut target = self.chunk_size;
         loop {
-            while buf.len() < target && !self.eof {
+            if buf.len() < target && !self.eof {
                 self.fill(&mut buf, target)?;
             }
             // Until a line end is found, `buf` holds one line.
@@ -236,5 +231,77 @@ impl<Rd: Read> Chunks<'static> for ReadChunks<Rd> {
 
     fn cut(&self) -> Stats {
         self.cut
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that gives at most `step` bytes per read, as a pipe or a
+    /// decoder does.
+    struct Trickle<'a> {
+        bytes: &'a [u8],
+        step: usize,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.step).min(self.bytes.len());
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    /// The chunks `rdr` is cut into (each buffer handed back as the next
+    /// one's spare, as the pipeline does) and the cut lines' statistics.
+    fn chunks_of(rdr: impl Read, chunk_size: usize) -> (Vec<Vec<u8>>, Stats) {
+        let mut chunks = ReadChunks::new(rdr, chunk_size);
+        let (mut out, mut spare) = (vec![], None);
+        while let Some(chunk) = chunks.next_chunk(spare.take()).unwrap() {
+            out.push(chunk.to_vec());
+            if let Chunk::Owned(buf) = chunk {
+                spare = Some(buf);
+            }
+        }
+        (out, chunks.cut())
+    }
+
+    /// A reader that gives a few bytes per read is cut into the chunks of
+    /// one that gives all it is asked for: each filled to its size before
+    /// it is cut at its last line end, the longest line cut at the limit.
+    #[test]
+    fn a_trickling_reader_gives_the_same_chunks() {
+        let lines = b"/abcdefgh\n/a\r\n\n/abc".repeat(40);
+        let long =
+            [&b"/a\n"[..], &vec![b'x'; MAX_LINE_BYTES + 100], b"\n/b\n"]
+                .concat();
+        for (input, chunk_size, steps, cut) in [
+            (&lines[..], 95, &[1, 3, 64, 4096][..], 0),
+            (&long[..], 1 << 20, &[4096, 1 << 20][..], 100),
+        ] {
+            let (want, want_cut) = chunks_of(input, chunk_size);
+            assert_eq!(input.len() - want.concat().len(), cut);
+            assert_eq!(
+                (want_cut.cut_lines(), want_cut.bytes()),
+                (u64::from(cut > 0), cut as u64)
+            );
+            for &step in steps {
+                let rdr = Trickle { bytes: input, step };
+                let (got, got_cut) = chunks_of(rdr, chunk_size);
+                assert!(got == want, "step {step}, chunk {chunk_size}");
+                assert_eq!(
+                    (got_cut.cut_lines(), got_cut.bytes()),
+                    (want_cut.cut_lines(), want_cut.bytes()),
+                );
+            }
+        }
+        // Every chunk but the last is full to its last line end.
+        let (chunks, _) = chunks_of(Trickle { bytes: &lines, step: 3 }, 95);
+        assert_eq!(chunks.concat(), lines);
+        for c in &chunks[..chunks.len() - 1] {
+            assert!(c.ends_with(b"\n") && c.len() > 95 - 10, "{c:?}");
+        }
     }
 }
