@@ -169,7 +169,9 @@ def with_verdicts(
         with no shuffle, one per origin (and per capture) is kept there,
         and the table is broadcast; each executor's Python worker builds one
         :class:`Crawl` of them, once, and judges its batches of URLs in
-        place: no shuffle, the rows keep their partitions and order.
+        place, about 130,000 rows at a time (an origin's URLs met in one
+        call share its matchers): no shuffle, the rows keep their
+        partitions and order.
         Memory: three to four times the table on the driver while it is
         sent, one copy per executor (Spark's broadcast block) and one per
         Python worker (the Crawl's), besides the compiled matchers
@@ -515,13 +517,52 @@ def _broadcast(
         + verdict_fields(policy["agents"], crawl=True, explain=explain)
     )
 
+    gather = (_GATHER_ROWS, _GATHER_BYTES)
+
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         crawl = _broadcast_crawl(token, fetches, policy)
-        for batch in batches:
-            result = crawl.evaluate(batch.column(url_column), explain=explain)
-            yield _append(batch, result)
+        for group in _gathered(batches, url_column, *gather):
+            urls = [b.column(url_column) for b in group]
+            result = crawl.evaluate(
+                urls[0] if len(urls) == 1 else pa.concat_arrays(urls),
+                explain=explain,
+            )
+            at = 0
+            for batch in group:
+                yield _append(batch, result.slice(at, batch.num_rows))
+                at += batch.num_rows
 
     return df.mapInArrow(run, schema)
+
+
+# Of the broadcast path: a worker judges Spark's Arrow batches (10,000
+# rows each by default) this many rows at a time, or this many bytes of
+# URLs, whichever comes first. A Crawl judges each call grouped by origin,
+# so an origin's URLs spread over several batches then share its matchers
+# while they are in the cache; the rows go back in their own batches.
+_GATHER_ROWS = 1 << 17
+_GATHER_BYTES = 16 << 20
+
+
+def _gathered(
+    batches: Iterator[pa.RecordBatch],
+    url_column: str,
+    rows: int,
+    nbytes: int,
+) -> Iterator[List[pa.RecordBatch]]:
+    """``batches`` in consecutive groups of at least ``rows`` rows or
+    ``nbytes`` bytes of URLs (the last group maybe fewer)."""
+    group: List[pa.RecordBatch] = []
+    n = size = 0
+    for batch in batches:
+        group.append(batch)
+        n += batch.num_rows
+        size += batch.column(url_column).nbytes
+        if n >= rows or size >= nbytes:
+            yield group
+            group, n, size = [], 0, 0
+    if group:
+        yield group
 
 
 def _partition(

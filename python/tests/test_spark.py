@@ -179,6 +179,7 @@ def test_broadcast_keeps_rows_in_place(spark, shared):
     """The broadcast path judges each partition where it is: the same
     partitions, the same rows in the same order; the partition path moves
     them. The default chooses the broadcast for a small fetch table."""
+    import robots_batch.spark
     from robots_batch.spark import with_verdicts
 
     urls = _real_urls(shared, 3000)
@@ -192,14 +193,21 @@ def test_broadcast_keeps_rows_in_place(spark, shared):
     df = _frame(spark, urls).repartition(3).cache()
     before = _ids_by_partition(df)
     assert len(before) == 3 and sorted(sum(before, [])) == list(range(len(urls)))
-    # Small Arrow batches: many per partition, each judged where it is.
+    # Small Arrow batches: many per partition, each judged where it is,
+    # gathered all in one call (the default) or three or four at a time.
     spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "97")
+    rows = robots_batch.spark._GATHER_ROWS
+    gathered = {}
     try:
-        for strategy in ("broadcast", "auto"):
+        for strategy, gather in (("broadcast", rows), ("auto", rows), ("broadcast", 250)):
+            robots_batch.spark._GATHER_ROWS = gather
             out = with_verdicts(df, fetches=fetches, agents="GPTBot", strategy=strategy)
-            assert _ids_by_partition(out) == before, strategy
+            assert _ids_by_partition(out) == before, (strategy, gather)
+            gathered[gather] = sorted((r.id, r.verdict, r.reason) for r in out.collect())
     finally:
+        robots_batch.spark._GATHER_ROWS = rows
         spark.conf.unset("spark.sql.execution.arrow.maxRecordsPerBatch")
+    assert gathered[rows] == gathered[250]
     # Over the size limit, auto partitions by origin: the rows move.
     out = with_verdicts(df, fetches=fetches, agents="GPTBot", broadcast_bytes=1000)
     moved = _ids_by_partition(out)
