@@ -912,8 +912,8 @@ fn compile_after_n_scans_exactly_n_urls_of_an_origin() {
     for n in [1, 2, 10, 100] {
         let judge = wild_judge(n);
         assert_eq!(judge_all(&judge, &urls[..n]), want[..n], "{n}");
-        // The first URL is judged by the rules alone.
-        let before = if n == 1 { "rules" } else { "scan" };
+        // An origin's first three URLs are judged by its rules alone.
+        let before = if n <= 3 { "rules" } else { "scan" };
         assert_eq!(strategy(&judge), before, "{n} URLs");
         assert_eq!(judge_all(&judge, &urls[n..=n]), want[n..=n], "{n}");
         assert_eq!(strategy(&judge), "trie", "{n} + 1 URLs");

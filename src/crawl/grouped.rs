@@ -123,6 +123,8 @@ impl GroupedScratch {
                 order.sort_unstable();
             }
             let place = |k: usize| order.get(k).map(|&o| o as u32 as usize);
+            // Where the run of URLs that need the current rules ends.
+            let mut run_end = 0;
             for k in 0..order.len() {
                 // Sorted URLs are scattered over the batch: each is asked
                 // for before it is judged, its place first, then its
@@ -137,15 +139,20 @@ impl GroupedScratch {
                     }
                 }
                 let r = &ruled[order[k] as u32 as usize];
-                // Whether the next URL judged needs the same rules.
-                let more = place(k + 1)
-                    .is_some_and(|n| ruled[n].compiled == r.compiled);
+                if k == run_end {
+                    run_end = (k + 1..order.len())
+                        .find(|&j| {
+                            ruled[order[j] as u32 as usize].compiled
+                                != r.compiled
+                        })
+                        .unwrap_or(order.len());
+                }
                 let located =
                     Located::Rules { fetch: r.fetch, compiled: r.compiled };
                 judge.judge_located(
                     r.url,
                     located,
-                    more,
+                    run_end - k - 1,
                     &mut self.scratch,
                     &mut self.one,
                 );
@@ -257,9 +264,10 @@ mod tests {
         assert_eq!(kept.as_ptr() as usize, at);
     }
 
-    /// An origin whose next URL follows in the batch has its matchers
-    /// built at its first; an origin with one URL in the batch is judged
-    /// by its rules alone, and gets matchers when it comes back.
+    /// An origin with more than `FEW_URLS` URLs in the batch has its
+    /// matchers built at its first; one with that many or fewer is judged
+    /// by its rules alone, and gets matchers when it comes back and has
+    /// more.
     #[test]
     fn matchers_are_built_when_an_origins_urls_follow() {
         let mut set = FetchSet::new();
@@ -282,28 +290,34 @@ mod tests {
             };
             judge.matchers(compiled).map(|m| m[0].strategy())
         };
-        let urls =
-            ["https://a.com/a", "https://b.com/a/b", "https://a.com/a/b"];
+        // Four URLs of a.com, three of b.com, mixed: the batch is judged
+        // sorted by origin.
+        let urls = [
+            "https://a.com/a",
+            "https://b.com/a/b",
+            "https://a.com/a/b",
+            "https://b.com/c",
+            "https://a.com/c",
+            "https://b.com/a/x",
+            "https://a.com/a/x",
+        ];
         let mut grouped = GroupedScratch::new(&judge);
-        let mut got = vec![];
+        let mut got = vec![None; urls.len()];
         grouped.judge(
             &judge,
             urls.len(),
             |i| Some(urls[i].as_bytes()),
-            |_, one, _| {
-                got.push(one[0].allowed());
-            },
+            |i, one, _| got[i] = one[0].allowed(),
         );
-        // The batch is judged sorted by origin: a.com's URLs follow each
-        // other, b.com's one is alone.
-        assert_eq!(got, [Some(false), Some(true), Some(true)]);
+        let (f, t) = (Some(false), Some(true));
+        assert_eq!(got, [f, t, t, t, t, f, f]);
         assert_eq!((built("a.com"), built("b.com")), (Some("scan"), None));
-        let urls = ["https://b.com/a", "https://b.com/c"];
+        let urls = ["https://b.com/a"];
         grouped.judge(
             &judge,
             urls.len(),
             |i| Some(urls[i].as_bytes()),
-            |_, _, _| {},
+            |_, one, _| assert_eq!(one[0].allowed(), f),
         );
         assert_eq!(built("b.com"), Some("scan"));
     }

@@ -237,6 +237,13 @@ pub struct CrawlJudge {
 /// "Crawl mode: scan first, compile later, share by body".
 pub const DEFAULT_COMPILE_AFTER: usize = 1_000;
 
+/// Up to this many URLs of an origin (those judged so far and those that
+/// follow in the chunk), each is judged by its rules alone, every pattern
+/// tried; past it, its rules are built into matchers that scan. Judging a
+/// URL so costs about a third of building those matchers, so building
+/// pays from the fourth URL on.
+const FEW_URLS: usize = 3;
+
 /// Per-thread state of a [`CrawlJudge`]: the key buffer, the matchers of
 /// the origin seen last (URLs of one origin tend to come together), and
 /// one matcher scratch per agent, reused from origin to origin so that a
@@ -457,7 +464,7 @@ impl CrawlJudge {
         out: &mut Vec<CrawlVerdict>,
     ) {
         let (located, _) = self.locate(url, &mut scratch.key);
-        self.judge_located(url, located, false, scratch, out);
+        self.judge_located(url, located, 0, scratch, out);
     }
 
     /// Finds where `url`'s verdicts come from, compiling nothing: the
@@ -534,15 +541,15 @@ impl CrawlJudge {
         })
     }
 
-    /// The verdicts of a located URL into `out` (cleared first). `more`
-    /// says that the next URL judged has the same origin's rules: building
-    /// their matchers now pays, where an origin's only URL is judged by its
-    /// rules alone.
+    /// The verdicts of a located URL into `out` (cleared first).
+    /// `following` URLs judged next need the same origin's rules: with
+    /// enough of them, building their matchers now pays, where an origin's
+    /// few URLs are judged by its rules alone (see [`FEW_URLS`]).
     pub(crate) fn judge_located(
         &self,
         url: &[u8],
         located: Located,
-        more: bool,
+        following: usize,
         scratch: &mut CrawlScratch,
         out: &mut Vec<CrawlVerdict>,
     ) {
@@ -557,7 +564,7 @@ impl CrawlJudge {
         if scratch.current.as_ref().map(|c| c.0) != Some(compiled) {
             scratch.set_current(compiled, self.entry(compiled));
         }
-        self.advance(compiled, more, scratch);
+        self.advance(compiled, following, scratch);
         let Some((_, ref entry)) = scratch.current else {
             unreachable!("the current rules were just set")
         };
@@ -587,13 +594,13 @@ impl CrawlJudge {
     /// Counts one more URL of the current origin while its rules are not
     /// compiled, and moves them on when it is due, so that the URL being
     /// judged is the first to use what they become: matchers that scan
-    /// at the origin's second URL (or its first, when `more` follow),
-    /// compiled ones (or another thread's compilation) once it has more
-    /// than `compile_after`.
+    /// once the origin has more than [`FEW_URLS`] URLs, counting those
+    /// judged and the `following` ones, compiled ones (or another
+    /// thread's compilation) once it has more than `compile_after`.
     fn advance(
         &self,
         compiled: usize,
-        more: bool,
+        following: usize,
         scratch: &mut CrawlScratch,
     ) {
         let Some((_, ref entry)) = scratch.current else { return };
@@ -613,7 +620,10 @@ impl CrawlJudge {
                 None
             };
         }
-        if next.is_none() && entry.matchers.is_none() && (n > 1 || more) {
+        if next.is_none()
+            && entry.matchers.is_none()
+            && n + following > FEW_URLS
+        {
             next = Some(self.scan(compiled, entry));
         }
         if let Some(entry) = next {
@@ -643,15 +653,15 @@ impl CrawlJudge {
     }
 
     /// The matchers of the fetch at `index` as they are now: None while
-    /// its rules have judged one URL of its origin at most (its rules are
-    /// selected now if no cache holds them).
+    /// its rules judge its origin's URLs alone (its first few; its rules
+    /// are selected now if no cache holds them).
     pub fn matchers(&self, index: usize) -> Option<Arc<[Matcher]>> {
         self.entry(index).matchers.clone()
     }
 
     /// The entry of the fetch at `index`, from the cache, else made now:
-    /// its rules selected, to be built into matchers at its second URL
-    /// (or at once when `compile_after` is 0).
+    /// its rules selected, to be built into matchers past its first few
+    /// URLs (or at once when `compile_after` is 0).
     fn entry(&self, index: usize) -> Arc<Entry> {
         if let Some(entry) = self.cache.get(index) {
             return entry;
