@@ -517,6 +517,7 @@ def _broadcast(
         + verdict_fields(policy["agents"], crawl=True, explain=explain)
     )
 
+    # Read on the driver, now: the workers get these with the closure.
     gather = (_GATHER_ROWS, _GATHER_BYTES)
 
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
