@@ -239,9 +239,9 @@ pub const DEFAULT_COMPILE_AFTER: usize = 1_000;
 
 /// Up to this many URLs of an origin (those judged so far and those that
 /// follow in the chunk), each is judged by its rules alone, every pattern
-/// tried; past it, its rules are built into matchers that scan. Judging a
-/// URL so costs about a third of building those matchers, so building
-/// pays from the fourth URL on.
+/// tried; past it, its rules are built into matchers that scan. Building
+/// those costs three to four such judgements, so it pays from the fourth
+/// URL on.
 const FEW_URLS: usize = 3;
 
 /// Per-thread state of a [`CrawlJudge`]: the key buffer, the matchers of
