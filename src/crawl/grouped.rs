@@ -123,6 +123,7 @@ impl GroupedScratch {
                 order.sort_unstable();
             }
             let place = |k: usize| order.get(k).map(|&o| o as u32 as usize);
+            let group = |k: usize| order[k] >> 32;
             // Where the run of URLs that need the current rules ends.
             let mut run_end = 0;
             for k in 0..order.len() {
@@ -141,10 +142,7 @@ impl GroupedScratch {
                 let r = &ruled[order[k] as u32 as usize];
                 if k == run_end {
                     run_end = (k + 1..order.len())
-                        .find(|&j| {
-                            ruled[order[j] as u32 as usize].compiled
-                                != r.compiled
-                        })
+                        .find(|&j| group(j) != group(k))
                         .unwrap_or(order.len());
                 }
                 let located =
