@@ -183,18 +183,33 @@ impl Robots {
     /// file is cut at exactly `limit` bytes, as a fetcher that stops reading
     /// there would.
     pub fn parse_with_limit(bytes: &[u8], limit: usize) -> Robots {
+        let kept =
+            if limit > 0 { bytes.len().min(limit) } else { bytes.len() };
+        Robots::parse_cut(bytes[..kept].to_vec(), bytes.len(), limit)
+    }
+
+    /// Parses `bytes` as [`Robots::parse_with_limit`] does, keeping the
+    /// vector rather than a copy of it (a body read for the parse alone
+    /// is then not copied again).
+    pub fn parse_vec_with_limit(mut bytes: Vec<u8>, limit: usize) -> Robots {
+        let len = bytes.len();
+        if limit > 0 {
+            bytes.truncate(limit);
+        }
+        Robots::parse_cut(bytes, len, limit)
+    }
+
+    /// Parses `body`, the first bytes of a file of `len` bytes cut at
+    /// `limit` (0: not cut).
+    fn parse_cut(body: Vec<u8>, len: usize, limit: usize) -> Robots {
         let mut warnings = vec![];
-        let body = if limit > 0 && bytes.len() > limit {
+        if limit > 0 && len > limit {
             warnings.push(Warning {
                 line: 0,
-                kind: WarningKind::OverParseLimit { len: bytes.len(), limit },
+                kind: WarningKind::OverParseLimit { len, limit },
             });
-            &bytes[..limit]
-        } else {
-            bytes
-        };
-        let mut robots =
-            Robots { bytes: body.to_vec(), lines: vec![], warnings };
+        }
+        let mut robots = Robots { bytes: body, lines: vec![], warnings };
         robots.read_lines();
         robots
     }
@@ -222,14 +237,15 @@ impl Robots {
         let mut bytes = vec![];
         if limit == 0 {
             rdr.read_to_end(&mut bytes)?;
-            return Ok(Robots::parse_with_limit(&bytes, 0));
+            return Ok(Robots::parse_vec_with_limit(bytes, 0));
         }
         rdr.by_ref().take(limit as u64).read_to_end(&mut bytes)?;
         let rest = io::copy(&mut rdr, &mut io::sink())?;
-        let mut robots = Robots::parse_with_limit(&bytes, limit);
+        let kept = bytes.len();
+        let mut robots = Robots::parse_vec_with_limit(bytes, limit);
         if rest > 0 {
             let len = usize::try_from(rest)
-                .map_or(usize::MAX, |rest| rest.saturating_add(bytes.len()));
+                .map_or(usize::MAX, |rest| rest.saturating_add(kept));
             let kind = WarningKind::OverParseLimit { len, limit };
             robots.warnings.insert(0, Warning { line: 0, kind });
         }
@@ -742,5 +758,25 @@ mod tests {
             r.warnings()[0].kind,
             WarningKind::OverParseLimit { len: 29, limit: 26 }
         ));
+    }
+
+    /// A parse that keeps its vector gives what a parse of a copy does,
+    /// at, under and over the limit.
+    #[test]
+    fn parse_of_a_vector_is_a_parse_of_its_bytes() {
+        let body = b"User-agent: *\nDisallow: /abc # x\r\nAllow: /b\n";
+        for limit in [0, 1, 14, 26, body.len() - 1, body.len(), 100] {
+            let copied = Robots::parse_with_limit(body, limit);
+            let kept = Robots::parse_vec_with_limit(body.to_vec(), limit);
+            assert_eq!(kept.bytes(), copied.bytes(), "limit {limit}");
+            assert_eq!(kept.warnings(), copied.warnings(), "limit {limit}");
+            let lines = |r: &Robots| -> Vec<_> {
+                r.lines()
+                    .iter()
+                    .map(|l| (l.number(), l.kind(), r.text(l).to_vec()))
+                    .collect()
+            };
+            assert_eq!(lines(&kept), lines(&copied), "limit {limit}");
+        }
     }
 }

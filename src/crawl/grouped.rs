@@ -106,6 +106,9 @@ impl GroupedScratch {
                 };
             ruled.clear();
             let len = (n - base).min(WINDOW);
+            // Room for every URL at once: grown by doubling, the vector's
+            // pages would be touched twice.
+            ruled.reserve(len);
             let changes =
                 self.locate_all(judge, len, &url, &mut ruled, &mut each);
             // One integer per URL, its group above its place, sorts faster

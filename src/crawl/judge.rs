@@ -676,8 +676,11 @@ impl CrawlJudge {
                 return entry;
             }
         }
-        let robots =
-            Robots::parse_with_limit(&body, self.policy.max_robots_bytes);
+        let (limit, body_len) = (self.policy.max_robots_bytes, body.len());
+        let robots = match body {
+            Cow::Owned(body) => Robots::parse_vec_with_limit(body, limit),
+            Cow::Borrowed(body) => Robots::parse_with_limit(body, limit),
+        };
         let rules: Arc<[Arc<RuleSet>]> = self
             .agents
             .iter()
@@ -685,9 +688,9 @@ impl CrawlJudge {
             .collect();
         let entry = if self.compile_after == 0 {
             let matchers = self.build(&rules, &self.builder);
-            Entry::new(rules, Some(matchers), body.len(), None)
+            Entry::new(rules, Some(matchers), body_len, None)
         } else {
-            Entry::new(rules, None, body.len(), Some(Arc::default()))
+            Entry::new(rules, None, body_len, Some(Arc::default()))
         };
         let entry = Arc::new(entry);
         self.keep(index, &entry, key);
