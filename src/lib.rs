@@ -134,7 +134,7 @@ pub use crate::robots::{
 };
 pub use crate::rules::{
     agent_warning, is_valid_product_token, product_token, GroupMatch, Rule,
-    RuleSet,
+    RuleSet, Rules,
 };
 pub use crate::url::path::{extract_path, UrlPath};
 pub use crate::usage::{

@@ -386,11 +386,11 @@ fn shadowed(robots: &Robots, dialect: Dialect) -> Vec<Finding> {
     let mut findings = vec![];
     for token in &tokens {
         let set = RuleSet::select(robots, token, dialect);
-        let rules = set.rules();
+        let rules: Vec<Rule> = set.rules().collect();
         let winners = if dialect.is_longest_match() {
-            longest_match_winners(rules)
+            longest_match_winners(&rules)
         } else {
-            first_match_winners(rules)
+            first_match_winners(&rules)
         };
         for (r, winner) in rules.iter().zip(winners) {
             let Some(s) = winner.map(|j| &rules[j]) else {
@@ -557,11 +557,11 @@ mod tests {
             let robots = Robots::parse(text.as_bytes());
             for dialect in Dialect::ALL {
                 let set = RuleSet::select(&robots, "*", dialect);
-                let rules = set.rules();
+                let rules: Vec<Rule> = set.rules().collect();
                 let got = if dialect.is_longest_match() {
-                    longest_match_winners(rules)
+                    longest_match_winners(&rules)
                 } else {
-                    first_match_winners(rules)
+                    first_match_winners(&rules)
                 };
                 let want: Vec<Option<usize>> = rules
                     .iter()

@@ -5,7 +5,7 @@ use crate::engine::{
     Engine, EngineKind, EngineScratch, Limits, Pattern, Syntax,
 };
 use crate::robots::Robots;
-use crate::rules::{GroupMatch, Rule, RuleSet};
+use crate::rules::{GroupMatch, Rule, RuleSet, Rules};
 use crate::url::lines::UrlLine;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -27,9 +27,9 @@ pub enum Reason {
 impl Reason {
     /// The rule of `rules` that decided, for [`Reason::Rule`] (`rules` are
     /// those of the matcher that gave the reason).
-    pub fn rule(self, rules: &RuleSet) -> Option<&Rule> {
+    pub fn rule(self, rules: &RuleSet) -> Option<Rule<'_>> {
         match self {
-            Reason::Rule(k) => rules.rules().get(k as usize),
+            Reason::Rule(k) => rules.rule(k as usize),
             _ => None,
         }
     }
@@ -98,7 +98,7 @@ impl Verdict {
 /// ```
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 pub struct Explanation<'a> {
-    rule: Option<&'a Rule>,
+    rule: Option<Rule<'a>>,
     group: Option<&'a [u8]>,
     reason: Reason,
 }
@@ -106,7 +106,7 @@ pub struct Explanation<'a> {
 impl<'a> Explanation<'a> {
     /// The rule that decided (its [`Rule::line`] and [`Rule::text`]), when
     /// the reason is [`Reason::Rule`].
-    pub fn rule(&self) -> Option<&'a Rule> {
+    pub fn rule(&self) -> Option<Rule<'a>> {
         self.rule
     }
 
@@ -302,7 +302,7 @@ fn each_pattern<'r>(
     mut f: impl FnMut(u32, bool, Cow<'r, [u8]>),
 ) {
     let google = rules.dialect() == Dialect::Google;
-    for (i, rule) in rules.rules().iter().enumerate() {
+    for (i, rule) in rules.rules().enumerate() {
         if rule.pattern().is_empty() {
             continue;
         }
@@ -451,7 +451,7 @@ impl Matcher {
     }
 
     /// The rules that apply, in file order ([`Reason::Rule`] indexes them).
-    pub fn rules(&self) -> &[Rule] {
+    pub fn rules(&self) -> Rules<'_> {
         self.rules.rules()
     }
 
@@ -476,7 +476,7 @@ impl Matcher {
             && (*self.group() == GroupMatch::None)
                 == (*other.group() == GroupMatch::None)
             && self.strategy() == other.strategy()
-            && self.rules() == other.rules()
+            && self.rules().eq(other.rules())
     }
 
     /// The strategy in use after any fallback: `empty`, `naive`, `scan`,

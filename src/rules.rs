@@ -4,22 +4,19 @@
 use crate::dialect::push_normalized_pattern;
 use crate::dialect::Dialect;
 use crate::robots::{is_space, LineKind, Robots};
+use std::ops::Range;
 
-/// One allow or disallow rule that applies to the agent.
-#[derive(Clone, Eq, PartialEq)]
-pub struct Rule {
+/// One allow or disallow rule that applies to the agent, as its
+/// [`RuleSet`] holds it.
+#[derive(Clone, Copy, Eq, PartialEq)]
+pub struct Rule<'s> {
     line: u32,
     allow: bool,
-    /// The pattern, then the text.
-    ///
-    /// One allocation per rule rather than two: crawl mode builds a
-    /// matcher for every host of a log, and making its rules is a large
-    /// part of that.
-    bytes: Vec<u8>,
-    pattern_len: u32,
+    pattern: &'s [u8],
+    text: &'s [u8],
 }
 
-impl Rule {
+impl<'s> Rule<'s> {
     /// The robots.txt line the rule comes from, counting from 1.
     pub fn line(&self) -> u32 {
         self.line
@@ -32,17 +29,17 @@ impl Rule {
 
     /// The rule's pattern after the dialect's normalisation. For `rfc9309`
     /// and `google` its length in bytes is the rule's priority.
-    pub fn pattern(&self) -> &[u8] {
-        &self.bytes[..self.pattern_len as usize]
+    pub fn pattern(&self) -> &'s [u8] {
+        self.pattern
     }
 
     /// The line as written in the robots.txt, without its line end.
-    pub fn text(&self) -> &[u8] {
-        &self.bytes[self.pattern_len as usize..]
+    pub fn text(&self) -> &'s [u8] {
+        self.text
     }
 }
 
-impl std::fmt::Debug for Rule {
+impl std::fmt::Debug for Rule<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Rule")
             .field("line", &self.line)
@@ -51,6 +48,16 @@ impl std::fmt::Debug for Rule {
             .field("text", &String::from_utf8_lossy(self.text()))
             .finish()
     }
+}
+
+/// Where a rule's bytes are in its set's: the text, and the pattern, which
+/// is part of the text when normalising left the value as it was.
+#[derive(Clone, Debug, Eq, PartialEq)]
+struct RuleAt {
+    text: Range<usize>,
+    pattern: Range<usize>,
+    line: u32,
+    allow: bool,
 }
 
 /// Which group of the robots.txt the rules of a [`RuleSet`] come from.
@@ -82,7 +89,11 @@ impl GroupMatch {
 pub struct RuleSet {
     dialect: Dialect,
     group: GroupMatch,
-    rules: Vec<Rule>,
+    /// Every rule's text and pattern in one allocation: crawl mode keeps
+    /// the rules of every host it meets, and a vector per rule cost more
+    /// memory and time than the rules themselves.
+    bytes: Vec<u8>,
+    rules: Vec<RuleAt>,
 }
 
 impl RuleSet {
@@ -94,35 +105,47 @@ impl RuleSet {
     /// token (up to the first `/` or white space) is searched for as a
     /// case-insensitive substring of each record's user-agent values.
     pub fn select(robots: &Robots, agent: &str, dialect: Dialect) -> RuleSet {
-        let (group, lines) = if dialect.is_longest_match() {
+        let (group, wanted) = if dialect.is_longest_match() {
             select_group_lines(robots, agent.as_bytes(), LineKind::is_rule)
         } else {
             select_record(robots, agent.as_bytes())
         };
-        let mut rules = Vec::with_capacity(lines.len());
-        for i in lines {
-            let line = &robots.lines()[i];
+        let lines = &robots.lines();
+        let mut rules = Vec::with_capacity(wanted.len());
+        let size: usize =
+            wanted.iter().map(|&i| robots.text(&lines[i]).len()).sum();
+        let mut bytes = Vec::with_capacity(size);
+        let mut pattern = vec![];
+        for i in wanted {
+            let line = &lines[i];
             let allow = line.kind() == LineKind::Allow;
             if allow && dialect == Dialect::Orig1994 {
                 // The 1994 standard knows no allow lines.
                 continue;
             }
             let (value, text) = (robots.value(line), robots.text(line));
-            // Normalising may escape bytes, three for one.
-            let mut bytes = Vec::with_capacity(value.len() + text.len() + 8);
-            push_normalized_pattern(dialect, value, &mut bytes);
-            // N.B. A value is at most MAX_LINE_LEN bytes (16,663), so its
-            // normalised pattern is at most three times that.
-            let pattern_len = bytes.len() as u32;
+            let at = bytes.len();
             bytes.extend_from_slice(text);
-            rules.push(Rule {
+            pattern.clear();
+            push_normalized_pattern(dialect, value, &mut pattern);
+            let pattern = if pattern == value {
+                // The value's place in the text, found from the lines'
+                // shared bytes.
+                let off = value.as_ptr() as usize - text.as_ptr() as usize;
+                at + off..at + off + value.len()
+            } else {
+                let p = bytes.len();
+                bytes.extend_from_slice(&pattern);
+                p..bytes.len()
+            };
+            rules.push(RuleAt {
+                text: at..at + text.len(),
+                pattern,
                 line: line.number(),
                 allow,
-                bytes,
-                pattern_len,
             });
         }
-        RuleSet { dialect, group, rules }
+        RuleSet { dialect, group, bytes, rules }
     }
 
     /// The dialect the rules were selected and normalised for.
@@ -137,8 +160,59 @@ impl RuleSet {
 
     /// The applicable rules, in file order (empty patterns included; they
     /// never decide a verdict).
-    pub fn rules(&self) -> &[Rule] {
-        &self.rules
+    pub fn rules(&self) -> Rules<'_> {
+        Rules { set: self, at: self.rules.iter() }
+    }
+
+    /// The rule at `index` of [`RuleSet::rules`].
+    pub fn rule(&self, index: usize) -> Option<Rule<'_>> {
+        self.rules.get(index).map(|at| self.rule_at(at))
+    }
+
+    /// How many rules apply.
+    pub fn len(&self) -> usize {
+        self.rules.len()
+    }
+
+    /// Whether no rule applies.
+    pub fn is_empty(&self) -> bool {
+        self.rules.is_empty()
+    }
+
+    fn rule_at(&self, at: &RuleAt) -> Rule<'_> {
+        Rule {
+            line: at.line,
+            allow: at.allow,
+            pattern: &self.bytes[at.pattern.clone()],
+            text: &self.bytes[at.text.clone()],
+        }
+    }
+}
+
+/// The rules of a [`RuleSet`], in file order: see [`RuleSet::rules`].
+#[derive(Clone, Debug)]
+pub struct Rules<'s> {
+    set: &'s RuleSet,
+    at: std::slice::Iter<'s, RuleAt>,
+}
+
+impl<'s> Iterator for Rules<'s> {
+    type Item = Rule<'s>;
+
+    fn next(&mut self) -> Option<Rule<'s>> {
+        self.at.next().map(|at| self.set.rule_at(at))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.at.size_hint()
+    }
+}
+
+impl ExactSizeIterator for Rules<'_> {}
+
+impl<'s> DoubleEndedIterator for Rules<'s> {
+    fn next_back(&mut self) -> Option<Rule<'s>> {
+        self.at.next_back().map(|at| self.set.rule_at(at))
     }
 }
 
@@ -348,7 +422,7 @@ mod tests {
     fn lines(robots: &str, agent: &str, d: Dialect) -> (GroupMatch, Vec<u32>) {
         let r = Robots::parse(robots.as_bytes());
         let set = RuleSet::select(&r, agent, d);
-        (set.group().clone(), set.rules().iter().map(|r| r.line()).collect())
+        (set.group().clone(), set.rules().map(|r| r.line()).collect())
     }
 
     #[test]
@@ -356,12 +430,49 @@ mod tests {
         let robots = "User-agent: *\nDisallow: /caf\u{e9} # old\n";
         let r = Robots::parse(robots.as_bytes());
         let set = RuleSet::select(&r, "a", Dialect::Rfc9309);
-        let rule = &set.rules()[0];
+        let rule = set.rule(0).unwrap();
         assert_eq!(rule.pattern(), b"/caf%C3%A9");
         assert_eq!(rule.text(), "Disallow: /caf\u{e9} # old".as_bytes());
         let shown = format!("{rule:?}");
         assert!(shown.contains(r#"pattern: "/caf%C3%A9""#), "{shown}");
         assert!(shown.contains("text: \"Disallow: /caf\u{e9} # old\""));
+    }
+
+    /// Rules whose pattern is their value as written and rules whose
+    /// pattern was normalised, mixed, each keep their own line, text and
+    /// pattern, in order from either end.
+    #[test]
+    fn rules_with_and_without_normalised_patterns() {
+        let robots = "User-agent: *\nDisallow: /a%2fb\n  allow :/x # c\n\
+                      Disallow: /\u{e9}t\u{e9}\nDisallow:\nAllow: /y$\n";
+        let r = Robots::parse(robots.as_bytes());
+        let set = RuleSet::select(&r, "a", Dialect::Google);
+        let got: Vec<_> = set
+            .rules()
+            .map(|r| (r.line(), r.is_allow(), r.pattern(), r.text()))
+            .collect();
+        let want: Vec<(u32, bool, &[u8], &[u8])> = vec![
+            (2, false, b"/a%2Fb", b"Disallow: /a%2fb"),
+            (3, true, b"/x", b"  allow :/x # c"),
+            (
+                4,
+                false,
+                b"/%C3%A9t%C3%A9",
+                "Disallow: /\u{e9}t\u{e9}".as_bytes(),
+            ),
+            (5, false, b"", b"Disallow:"),
+            (6, true, b"/y$", b"Allow: /y$"),
+        ];
+        assert_eq!(got, want);
+        assert_eq!((set.len(), set.is_empty()), (5, false));
+        assert_eq!(set.rules().len(), 5);
+        let back: Vec<u32> = set.rules().rev().map(|r| r.line()).collect();
+        assert_eq!(back, [6, 5, 4, 3, 2]);
+        assert_eq!(set.rule(4).map(|r| r.text()), Some(&b"Allow: /y$"[..]));
+        assert!(set.rule(5).is_none());
+        let orig = RuleSet::select(&r, "a", Dialect::Orig1994);
+        let lines: Vec<u32> = orig.rules().map(|r| r.line()).collect();
+        assert_eq!(lines, [2, 4, 5], "1994 knows no allow lines");
     }
 
     #[test]

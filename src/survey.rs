@@ -225,7 +225,7 @@ pub fn survey(
         }
         let rules = RuleSet::select(robots, agent, dialect);
         let known = seen.iter().find(|(r, _)| {
-            r.group() == rules.group() && r.rules() == rules.rules()
+            r.group() == rules.group() && r.rules().eq(rules.rules())
         });
         let found = match known {
             Some((_, s)) => *s,

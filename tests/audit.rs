@@ -348,7 +348,7 @@ rbtest!(explain_wide_matches_library, |dir: Dir, mut cmd: TestCommand| {
             record.push(v.name().into());
             match v.reason() {
                 robots_batch::Reason::Rule(k) => {
-                    let rule = &m.rules()[k as usize];
+                    let rule = m.rules().nth(k as usize).unwrap();
                     record.push(rule.line().to_string().into());
                     record.push(rule.text().to_vec());
                 }

@@ -255,7 +255,7 @@ fn blank_line_leaves_badbot_without_rules() {
     let robots = Robots::parse(DATA_TXT.as_bytes());
     for (label, builder) in builders() {
         let m = builder.build(&robots, "BadBot", Dialect::Draft1996);
-        assert!(m.rules().is_empty(), "{label}");
+        assert_eq!(m.rules().len(), 0, "{label}");
         let mut scratch = m.scratch();
         for (url, _) in VERDICTS {
             let got = m.verdict(url.as_bytes(), &mut scratch);

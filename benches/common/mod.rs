@@ -582,7 +582,6 @@ pub fn robotstxt_agreement_until(
     // tell which URLs they match.
     let star_dollar: Vec<Matcher> = ours
         .rules()
-        .iter()
         .filter(|r| {
             let p = r.pattern();
             p.ends_with(b"$") && p[..p.len() - 1].contains(&b'*')
@@ -858,7 +857,6 @@ pub fn scan(datasets: &Path) -> Vec<FileInfo> {
             rules: rules.rules().len(),
             wildcards: rules
                 .rules()
-                .iter()
                 .filter(|r| r.pattern().contains(&b'*'))
                 .count(),
         });
@@ -1258,7 +1256,6 @@ pub fn meta_for(robots_name: &str, bytes: &[u8]) -> Meta {
         rules: rules.rules().len(),
         wildcard_rules: rules
             .rules()
-            .iter()
             .filter(|r| r.pattern().contains(&b'*'))
             .count(),
         ..Meta::default()

@@ -4,7 +4,6 @@
 use super::fields::{push_field, push_json_string, push_number, separator};
 use super::format::Format;
 use crate::matcher::{Explanation, Verdict};
-use crate::rules::Rule;
 use crate::usage::{Category, UsagePrefs};
 
 /// A column of a row, after its URL. Every table, and crawl mode's rows,
@@ -71,8 +70,8 @@ impl<'a> Cell<'a> {
             agent,
             verdict: Verdict::name_of(allowed),
             reason: why.reason().name(),
-            line: why.rule().map(Rule::line),
-            rule: why.rule().map(Rule::text),
+            line: why.rule().map(|r| r.line()),
+            rule: why.rule().map(|r| r.text()),
             group: why.group(),
             robots: None,
         }

@@ -141,9 +141,9 @@ impl TableBuilder {
                             (true, Reason::NoGroup),
                             (true, Reason::ImplicitRobotsTxt),
                         ];
-                        keys.extend(m.rules().iter().enumerate().map(
-                            |(k, r)| (r.is_allow(), Reason::Rule(k as u32)),
-                        ));
+                        keys.extend(m.rules().enumerate().map(|(k, r)| {
+                            (r.is_allow(), Reason::Rule(k as u32))
+                        }));
                         keys
                     } else {
                         vec![
