@@ -148,11 +148,29 @@ pub(crate) fn raw_authority(url: &[u8]) -> Option<&[u8]> {
     } else {
         return None;
     };
-    let end = url[start..]
-        .iter()
-        .position(|&b| matches!(b, b'/' | b'?' | b'#' | b'\\'))
-        .map_or(url.len(), |i| start + i);
-    Some(&url[..end])
+    Some(&url[..start + authority_end(&url[start..])])
+}
+
+/// Where the authority at the start of `rest` ends: at its first `/`, `?`,
+/// `#` or `\\`, else at its end. Eight bytes at a time, since every URL of
+/// a log in random host order comes by here.
+fn authority_end(rest: &[u8]) -> usize {
+    use crate::swar::{equal, word};
+
+    let mut i = 0;
+    while i + 8 <= rest.len() {
+        let w = word(&rest[i..]);
+        // Each `equal`'s lowest set bit is its first match: the lowest of
+        // them all is the first stop.
+        let stop = equal(w, b'/') | equal(w, b'?') | equal(w, b'#');
+        let stop = stop | equal(w, b'\\');
+        if stop != 0 {
+            return i + (stop.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    let is_stop = |b: &u8| matches!(b, b'/' | b'?' | b'#' | b'\\');
+    i + rest[i..].iter().position(is_stop).unwrap_or(rest.len() - i)
 }
 
 /// Writes the lookup key of `url`'s origin into `key` (cleared first):
@@ -591,6 +609,23 @@ mod tests {
         }
         assert_eq!(raw_authority(b"ftp://a.com/"), None);
         assert_eq!(raw_authority(b"a.com/x"), None);
+    }
+
+    #[test]
+    fn authority_end_agrees_with_a_plain_loop() {
+        let mut next = crate::testing::xorshift(0x9e37_79b9_7f4a_7c15);
+        let alphabet = b"ab.:@/?#\\\x80\xff-0";
+        for _ in 0..20_000 {
+            let len = (next() % 40) as usize;
+            let rest: Vec<u8> = (0..len)
+                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                .collect();
+            let plain = rest
+                .iter()
+                .position(|&b| matches!(b, b'/' | b'?' | b'#' | b'\\'))
+                .unwrap_or(rest.len());
+            assert_eq!(authority_end(&rest), plain, "{rest:?}");
+        }
     }
 
     #[test]
