@@ -193,8 +193,9 @@ impl Robots {
     /// is then not copied again).
     pub fn parse_vec_with_limit(mut bytes: Vec<u8>, limit: usize) -> Robots {
         let len = bytes.len();
-        if limit > 0 {
+        if limit > 0 && len > limit {
             bytes.truncate(limit);
+            bytes.shrink_to_fit();
         }
         Robots::parse_cut(bytes, len, limit)
     }
@@ -281,6 +282,12 @@ impl Robots {
     /// The line's value, trimmed, without its comment.
     pub fn value(&self, line: &Line) -> &[u8] {
         &self.bytes[line.value.clone()]
+    }
+
+    /// Where the line's value is in its text ([`Robots::text`]).
+    pub(crate) fn value_in_text(&self, line: &Line) -> Range<usize> {
+        let start = line.value.start - line.text.start;
+        start..start + line.value.len()
     }
 
     /// The values of every sitemap line, in order.

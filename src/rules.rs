@@ -129,10 +129,8 @@ impl RuleSet {
             pattern.clear();
             push_normalized_pattern(dialect, value, &mut pattern);
             let pattern = if pattern == value {
-                // The value's place in the text, found from the lines'
-                // shared bytes.
-                let off = value.as_ptr() as usize - text.as_ptr() as usize;
-                at + off..at + off + value.len()
+                let within = robots.value_in_text(line);
+                at + within.start..at + within.end
             } else {
                 let p = bytes.len();
                 bytes.extend_from_slice(&pattern);

@@ -14,6 +14,10 @@ use crate::output::{slot, Cell, Counts, CrawlRows, Format};
 /// costs no memory.
 const ROW_EXTRA: usize = 64;
 
+/// The most room reserved for a chunk's rows at once (many agents' rows
+/// grow past it as any vector grows).
+const MAX_ROWS_RESERVED: usize = 64 << 20;
+
 /// Judges and renders the lines of crawl-log chunks, one worker per
 /// thread (see [`Batch::run_crawl_file`]).
 ///
@@ -185,7 +189,8 @@ impl ChunkWorker for CrawlWorker<'_> {
         // doubling, the buffer would be copied and its pages touched twice.
         out.clear();
         if self.emit.is_none() {
-            out.reserve(n * (chunk.len() + self.lines.len() * ROW_EXTRA));
+            let rows = chunk.len() + self.lines.len() * ROW_EXTRA;
+            out.reserve(n.saturating_mul(rows).min(MAX_ROWS_RESERVED));
         }
         for i in 0..self.lines.len() {
             let (start, end) = self.lines[i];
