@@ -5,9 +5,9 @@ use std::str::FromStr;
 
 use crate::error::{Error, ErrorKind};
 use crate::url::path::{
-    decode_draft1996, escape_google, normalize_rfc9309,
-    normalize_rfc9309_path, normalize_rfc9309_short, scan_path, Role,
-    ShortPath, UrlPath, SPECIAL_PERCENT, SPECIAL_RFC9309,
+    decode_draft1996, escape_google, google_keeps, normalize_rfc9309,
+    normalize_rfc9309_path, normalize_rfc9309_short, rfc9309_keeps, scan_path,
+    Role, ShortPath, UrlPath, SPECIAL_PERCENT, SPECIAL_RFC9309,
 };
 
 /// A way of reading robots.txt: which groups apply, how patterns and paths
@@ -140,6 +140,19 @@ pub fn normalize_pattern(dialect: Dialect, pattern: &[u8]) -> Vec<u8> {
     out
 }
 
+/// Whether [`normalize_pattern`] surely gives `pattern` back as it is, by
+/// a test cheaper than normalising: most rules' values are plain ASCII,
+/// and a host's rules are normalised when it is first met. (A `false` may
+/// still be a pattern that normalising keeps.)
+pub(crate) fn normalizing_keeps(dialect: Dialect, pattern: &[u8]) -> bool {
+    match dialect {
+        Dialect::Google => google_keeps(pattern),
+        Dialect::Rfc9309 => rfc9309_keeps(pattern),
+        Dialect::Draft1996 => memchr::memchr(b'%', pattern).is_none(),
+        Dialect::Orig1994 => true,
+    }
+}
+
 /// Appends [`normalize_pattern`]'s result to `out`.
 pub(crate) fn push_normalized_pattern(
     dialect: Dialect,
@@ -170,5 +183,39 @@ impl FromStr for Dialect {
             .ok_or_else(|| {
                 Error::new(ErrorKind::UnknownDialect(s.to_string()))
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `normalizing_keeps` says so only of patterns that normalising
+    /// gives back as they are, and says so of plain ones.
+    #[test]
+    fn normalizing_keeps_only_what_normalising_keeps() {
+        let mut next = crate::testing::xorshift(0x2545_f491_4f6c_dd1d);
+        let alphabet = b"/a-Z.%2fF5*$?\x80\xc3\xa9";
+        let mut kept = [0usize; 4];
+        for _ in 0..20_000 {
+            let len = (next() % 24) as usize;
+            let pattern: Vec<u8> = (0..len)
+                .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
+                .collect();
+            for (k, d) in Dialect::ALL.into_iter().enumerate() {
+                if normalizing_keeps(d, &pattern) {
+                    kept[k] += 1;
+                    let normal = normalize_pattern(d, &pattern);
+                    assert_eq!(normal, pattern, "{d}: {pattern:?}");
+                }
+            }
+        }
+        assert!(kept.iter().all(|&n| n > 500), "{kept:?}");
+        for d in Dialect::ALL {
+            assert!(normalizing_keeps(d, b"/a/b-c.html?x=1"), "{d}");
+        }
+        assert!(!normalizing_keeps(Dialect::Google, "/\u{e9}".as_bytes()));
+        assert!(!normalizing_keeps(Dialect::Rfc9309, b"/a*"));
+        assert!(!normalizing_keeps(Dialect::Draft1996, b"/%41"));
     }
 }

@@ -1,8 +1,8 @@
 //! Group selection: which rules of a robots.txt apply to an agent, in a
 //! dialect (contract sections 2, 5 and 6).
 
-use crate::dialect::push_normalized_pattern;
 use crate::dialect::Dialect;
+use crate::dialect::{normalizing_keeps, push_normalized_pattern};
 use crate::robots::{is_space, LineKind, Robots};
 use std::ops::Range;
 
@@ -126,9 +126,12 @@ impl RuleSet {
             let (value, text) = (robots.value(line), robots.text(line));
             let at = bytes.len();
             bytes.extend_from_slice(text);
-            pattern.clear();
-            push_normalized_pattern(dialect, value, &mut pattern);
-            let pattern = if pattern == value {
+            let kept = normalizing_keeps(dialect, value) || {
+                pattern.clear();
+                push_normalized_pattern(dialect, value, &mut pattern);
+                pattern == value
+            };
+            let pattern = if kept {
                 let within = robots.value_in_text(line);
                 at + within.start..at + within.end
             } else {

@@ -412,6 +412,18 @@ fn plain_run<const N: usize>(bytes: &[u8], stops: [u8; N]) -> usize {
         .unwrap_or(rest.len())
 }
 
+/// Whether [`escape_google`] gives `pattern` back as it is: it has no `%`
+/// and no byte at or above 0x80.
+pub(crate) fn google_keeps(pattern: &[u8]) -> bool {
+    plain_run(pattern, [b'%']) == pattern.len()
+}
+
+/// Whether [`normalize_rfc9309`] surely gives `bytes` back as they are: they
+/// have no `%`, `*` or `$` and no byte at or above 0x80.
+pub(crate) fn rfc9309_keeps(bytes: &[u8]) -> bool {
+    plain_run(bytes, RFC9309_STOPS) == bytes.len()
+}
+
 /// RFC 9309 section 2.2.2: bytes >= 0x80 become `%XX`, escapes of
 /// unreserved characters are decoded, other escapes get upper-case hex. In
 /// a path `*` and `$` are spelled `%2A` and `%24` (section 2.2.3); in a
