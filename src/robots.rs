@@ -312,11 +312,10 @@ impl Robots {
         let mut lines = Vec::with_capacity(feeds + 1);
         let mut warnings = vec![];
         while start < bytes.len() {
-            let end = memchr::memchr2(b'\n', b'\r', &bytes[start..])
-                .map_or(bytes.len(), |i| start + i);
+            let scan = scan_line(bytes, start);
             number = number.saturating_add(1);
-            lines.push(read_line(bytes, start..end, number, &mut warnings));
-            start = end;
+            lines.push(read_line(bytes, &scan, number, &mut warnings));
+            start = scan.end;
             if bytes.get(start) == Some(&b'\r') {
                 start += 1;
                 if bytes.get(start) == Some(&b'\n') {
@@ -336,10 +335,18 @@ pub(crate) fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\x0B' | b'\x0C' | b'\r' | b'\n')
 }
 
-fn trim(bytes: &[u8], mut r: Range<usize>) -> Range<usize> {
+fn trim(bytes: &[u8], r: Range<usize>) -> Range<usize> {
+    trim_end(bytes, trim_start(bytes, r))
+}
+
+fn trim_start(bytes: &[u8], mut r: Range<usize>) -> Range<usize> {
     while r.start < r.end && is_space(bytes[r.start]) {
         r.start += 1;
     }
+    r
+}
+
+fn trim_end(bytes: &[u8], mut r: Range<usize>) -> Range<usize> {
     while r.end > r.start && is_space(bytes[r.end - 1]) {
         r.end -= 1;
     }
@@ -348,21 +355,26 @@ fn trim(bytes: &[u8], mut r: Range<usize>) -> Range<usize> {
 
 fn read_line(
     bytes: &[u8],
-    text: Range<usize>,
+    scan: &LineScan,
     number: u32,
     warnings: &mut Vec<Warning>,
 ) -> Line {
-    let mut useful_end = text.end;
+    let text = scan.start..scan.end;
+    let (mut i, mut comment, mut colon) =
+        (scan.stop, scan.comment, scan.colon);
     if text.len() > MAX_LINE_LEN {
         warnings.push(Warning {
             line: number,
             kind: WarningKind::LineTooLong { len: text.len() },
         });
-        useful_end = text.start + MAX_LINE_LEN;
+        // Only the line's first bytes count: a stop or colon past them
+        // is not there.
+        let cut = text.start + MAX_LINE_LEN;
+        if i >= cut {
+            (i, comment) = (cut, false);
+        }
+        colon = colon.filter(|&c| c < i);
     }
-    let (i, comment, colon) = scan_line(&bytes[text.start..useful_end]);
-    let i = text.start + i;
-    let colon = colon.map(|c| text.start + c);
     let content = trim(bytes, text.start..i);
     let mut line = Line {
         number,
@@ -407,7 +419,9 @@ fn read_line(
             .push(Warning { line: number, kind: WarningKind::Unparseable });
         return line;
     };
-    let key = trim(bytes, content.start..content.start + k);
+    // The content is trimmed: the key needs it at its end only, the value
+    // at its start only.
+    let key = trim_end(bytes, content.start..content.start + k);
     if key.is_empty() {
         line.kind = LineKind::Unparseable;
         warnings
@@ -419,7 +433,7 @@ fn read_line(
             .push(Warning { line: number, kind: WarningKind::MissingColon });
     }
     line.key = key.clone();
-    line.value = trim(bytes, content.start + v..content.end);
+    line.value = trim_start(bytes, content.start + v..content.end);
     let (kind, read_as) = classify_key(&bytes[key]);
     line.kind = kind;
     if let Some((read_as, false)) = read_as {
@@ -434,43 +448,78 @@ fn read_line(
     line
 }
 
-/// Where the useful part of a line ends (at a NUL, or a `#` that starts a
-/// comment, else at its end), whether a comment ends it, and the first
-/// colon before that end.
-///
-/// Lines are short and many: one pass over a line, a word at a time, costs
-/// less than three searches.
-fn scan_line(line: &[u8]) -> (usize, bool, Option<usize>) {
+/// A line found by [`scan_line`]: where it starts and ends (before its
+/// line end), where its useful part ends (at a NUL, or a `#` that starts
+/// a comment, else at its end), whether a comment ends it, and its first
+/// colon before that.
+struct LineScan {
+    start: usize,
+    end: usize,
+    stop: usize,
+    comment: bool,
+    colon: Option<usize>,
+}
+
+/// Scans the line that starts at `start` in `bytes`: one pass, a word at
+/// a time, finds its end and what [`LineScan`] holds. Lines are short and
+/// many: a search for the line end per line, then a pass over the line,
+/// cost more than this.
+fn scan_line(bytes: &[u8], start: usize) -> LineScan {
     use crate::swar::{equal, word};
 
-    let mut colon = None;
-    let mut i = 0;
-    while line.len() >= i + 8 {
-        let w = word(&line[i..]);
-        let stop = equal(w, b'#') | equal(w, 0);
-        let stop_at = (stop.trailing_zeros() / 8) as usize;
-        if colon.is_none() {
-            let c = (equal(w, b':').trailing_zeros() / 8) as usize;
-            if c < 8 && c < stop_at {
-                colon = Some(i + c);
+    let mut scan = LineScan {
+        start,
+        end: bytes.len(),
+        stop: bytes.len(),
+        comment: false,
+        colon: None,
+    };
+    let mut stopped = false;
+    let mut i = start;
+    // Each mask's lowest set bit is its first match (see `equal`).
+    let first = |mask: u64| (mask.trailing_zeros() / 8) as usize;
+    while bytes.len() >= i + 8 {
+        let w = word(&bytes[i..]);
+        let eol = first(equal(w, b'\n') | equal(w, b'\r'));
+        if !stopped {
+            let stop = first(equal(w, b'#') | equal(w, 0)).min(eol);
+            if scan.colon.is_none() {
+                let c = first(equal(w, b':'));
+                if c < stop {
+                    scan.colon = Some(i + c);
+                }
+            }
+            if stop < 8 {
+                stopped = true;
+                scan.stop = i + stop;
+                scan.comment = stop < eol && bytes[i + stop] == b'#';
             }
         }
-        if stop != 0 {
-            let end = i + stop_at;
-            return (end, line[end] == b'#', colon);
+        if eol < 8 {
+            scan.end = i + eol;
+            return scan;
         }
         i += 8;
     }
-    while let Some(&b) = line.get(i) {
+    while let Some(&b) = bytes.get(i) {
         match b {
-            b'#' => return (i, true, colon),
-            0 => return (i, false, colon),
-            b':' if colon.is_none() => colon = Some(i),
+            b'\n' | b'\r' => {
+                scan.end = i;
+                break;
+            }
+            b'#' | 0 if !stopped => {
+                stopped = true;
+                (scan.stop, scan.comment) = (i, b == b'#');
+            }
+            b':' if !stopped && scan.colon.is_none() => scan.colon = Some(i),
             _ => {}
         }
         i += 1;
     }
-    (line.len(), false, colon)
+    if !stopped {
+        scan.stop = scan.end;
+    }
+    scan
 }
 
 /// Keys are recognised case-insensitively by prefix, in this order:
@@ -563,49 +612,73 @@ mod tests {
 
     #[test]
     fn scan_line_agrees_with_a_plain_loop() {
-        fn plain(line: &[u8]) -> (usize, bool, Option<usize>) {
+        // (end, stop, comment, colon) of the line at `start`, a byte at a
+        // time.
+        fn plain(
+            bytes: &[u8],
+            start: usize,
+        ) -> (usize, usize, bool, Option<usize>) {
+            let end = bytes[start..]
+                .iter()
+                .position(|&b| b == b'\n' || b == b'\r')
+                .map_or(bytes.len(), |i| start + i);
             let mut colon = None;
-            for (i, &b) in line.iter().enumerate() {
+            for (i, &b) in bytes.iter().enumerate().take(end).skip(start) {
                 match b {
-                    b'#' => return (i, true, colon),
-                    0 => return (i, false, colon),
+                    b'#' => return (end, i, true, colon),
+                    0 => return (end, i, false, colon),
                     b':' if colon.is_none() => colon = Some(i),
                     _ => {}
                 }
             }
-            (line.len(), false, colon)
+            (end, end, false, colon)
         }
         // Every line of up to 20 bytes with at most three special bytes
-        // (`#`, NUL, `:`, and bytes one off them) at any positions.
-        let specials = [b'#', 0, b':', b'"', b';', 0x80 | b'#', 1];
+        // (`#`, NUL, `:`, line ends, and bytes one off them) at any
+        // positions, after two bytes or none, with more lines after it
+        // or none.
+        let specials =
+            [b'#', 0, b':', b'\n', b'\r', b';', 0x80 | b'#', 1, b'\x0b'];
+        let n = specials.len();
         let mut count = 0;
         for len in 0..=20 {
             for a in 0..=len {
                 for b in a..=len {
                     for c in b..=len {
-                        for s in 0..specials.len() * specials.len() {
+                        for s in 0..n * n {
                             let mut line = vec![b'x'; len];
-                            let (p, q) =
-                                (s % specials.len(), s / specials.len());
+                            let (p, q) = (s % n, s / n);
                             for (at, byte) in
-                                [(a, p), (b, q), (c, (p + q) % 7)]
+                                [(a, p), (b, q), (c, (p + q) % n)]
                             {
                                 if at < len {
                                     line[at] = specials[byte];
                                 }
                             }
-                            assert_eq!(
-                                scan_line(&line),
-                                plain(&line),
-                                "{line:?}"
-                            );
-                            count += 1;
+                            for (head, tail) in
+                                [(&b""[..], &b""[..]), (b"a:", b"\nb#:\r\n")]
+                            {
+                                let bytes = [head, &line, tail].concat();
+                                let scan = scan_line(&bytes, head.len());
+                                let got = (
+                                    scan.end,
+                                    scan.stop,
+                                    scan.comment,
+                                    scan.colon,
+                                );
+                                assert_eq!(
+                                    got,
+                                    plain(&bytes, head.len()),
+                                    "{bytes:?}"
+                                );
+                                count += 1;
+                            }
                         }
                     }
                 }
             }
         }
-        assert!(count > 100_000);
+        assert!(count > 200_000);
     }
 
     fn kinds(robots: &Robots) -> Vec<LineKind> {
@@ -753,6 +826,42 @@ mod tests {
             r.warnings()[0].kind,
             WarningKind::LineTooLong { .. }
         ));
+    }
+
+    /// A stop or colon past a long line's first `MAX_LINE_LEN` bytes is
+    /// not seen, one at exactly that offset neither.
+    #[test]
+    fn what_a_long_line_holds_past_its_useful_part() {
+        let max = MAX_LINE_LEN;
+        let line = |head: &str, fill: u8, n: usize, tail: &str| {
+            let mut l = head.as_bytes().to_vec();
+            l.extend(std::iter::repeat_n(fill, n));
+            l.extend(tail.as_bytes());
+            l.extend(b"\nAllow: /b\n");
+            let r = Robots::parse(&l);
+            // The next line is read whole whatever the long one held.
+            assert_eq!(r.lines()[1].kind(), LineKind::Allow);
+            assert_eq!(r.value(&r.lines()[1]), b"/b");
+            r
+        };
+        // A comment and a colon after the cut.
+        let r = line("Disallow: /", b'x', max, "#c:");
+        assert_eq!(r.lines()[0].kind(), LineKind::Disallow);
+        assert_eq!(r.value(&r.lines()[0]).len(), max - "Disallow: ".len());
+        let r = line("", b'x', max, ": /a");
+        assert_eq!(r.lines()[0].kind(), LineKind::Unparseable);
+        // A `#` at exactly the cut, after white space only: an empty
+        // line, not a comment.
+        let r = line("", b' ', max, "# c");
+        assert_eq!(r.lines()[0].kind(), LineKind::Empty);
+        let r = line("", b' ', max - 1, "# c");
+        assert_eq!(r.lines()[0].kind(), LineKind::Comment);
+        // A colon just before the cut counts, one at it does not.
+        let r = line("Disallow", b' ', max - "Disallow".len() - 1, ":/a");
+        assert_eq!(r.lines()[0].kind(), LineKind::Disallow);
+        assert_eq!(r.value(&r.lines()[0]), b"");
+        let r = line("Disallow", b' ', max - "Disallow".len(), ":/a");
+        assert_eq!(r.lines()[0].kind(), LineKind::Unparseable);
     }
 
     #[test]
