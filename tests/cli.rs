@@ -799,7 +799,7 @@ rbtest!(
     interrupted_run_leaves_an_ordered_prefix,
     |dir: Dir, mut cmd: TestCommand| {
         use std::io::{Read, Write};
-        use std::os::unix::process::ExitStatusExt;
+        use std::os::unix::process::{CommandExt, ExitStatusExt};
         use std::process::Stdio;
 
         let urls: String = (0..50_000)
@@ -811,9 +811,18 @@ rbtest!(
             .stdin(urls.as_bytes())
             .stdout();
         let (header, rows) = full.split_at(full.find('\n').unwrap() + 1);
-        let mut child = cmd
-            .args(["-j2", "robots.txt", "-"])
-            .cmd()
+        let command = cmd.args(["-j2", "robots.txt", "-"]).cmd();
+        // A test run started in the background by a shell without job
+        // control inherits SIGINT ignored, and so would the child: give it
+        // the default action, as a terminal's Ctrl-C meets it.
+        // SAFETY: signal(2) is async-signal-safe, as pre_exec requires.
+        unsafe {
+            command.pre_exec(|| {
+                libc::signal(libc::SIGINT, libc::SIG_DFL);
+                Ok(())
+            });
+        }
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
