@@ -52,7 +52,7 @@ impl std::fmt::Debug for Rule<'_> {
 
 /// Where a rule's bytes are in its set's: the text, and the pattern, which
 /// is part of the text when normalising left the value as it was.
-#[derive(Clone, Debug, Eq, PartialEq)]
+#[derive(Clone, Debug)]
 struct RuleAt {
     text: Range<usize>,
     pattern: Range<usize>,
@@ -110,7 +110,7 @@ impl RuleSet {
         } else {
             select_record(robots, agent.as_bytes())
         };
-        let lines = &robots.lines();
+        let lines = robots.lines();
         let mut rules = Vec::with_capacity(wanted.len());
         let size: usize =
             wanted.iter().map(|&i| robots.text(&lines[i]).len()).sum();

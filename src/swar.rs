@@ -36,6 +36,32 @@ pub(crate) fn equal(w: u64, b: u8) -> u64 {
     x.wrapping_sub(ONES) & !x & HIGHS
 }
 
+/// Where the first byte of `bytes` that is one of `stops` (or, with
+/// `high`, at or above 0x80) is; `bytes.len()` if none is. Eight bytes at
+/// a time: the runs searched are short, too short for a vector search.
+#[inline]
+pub(crate) fn first_of<const N: usize>(
+    bytes: &[u8],
+    stops: [u8; N],
+    high: bool,
+) -> usize {
+    let highs = if high { HIGHS } else { 0 };
+    let mut i = 0;
+    while i + 8 <= bytes.len() {
+        let w = word(&bytes[i..]);
+        // `equal`'s lowest set bit is its first match, as is the lowest
+        // high bit: the lowest of them all is the first stop.
+        let stop = stops.iter().fold(w & highs, |s, &b| s | equal(w, b));
+        if stop != 0 {
+            return i + (stop.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    let rest = &bytes[i..];
+    let is_stop = |b: &u8| (high && *b >= 0x80) || stops.contains(b);
+    i + rest.iter().position(is_stop).unwrap_or(rest.len())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -152,25 +152,10 @@ pub(crate) fn raw_authority(url: &[u8]) -> Option<&[u8]> {
 }
 
 /// Where the authority at the start of `rest` ends: at its first `/`, `?`,
-/// `#` or `\\`, else at its end. Eight bytes at a time, since every URL of
-/// a log in random host order comes by here.
+/// `#` or `\\`, else at its end. A word at a time, since every URL of a
+/// log in random host order comes by here.
 fn authority_end(rest: &[u8]) -> usize {
-    use crate::swar::{equal, word};
-
-    let mut i = 0;
-    while i + 8 <= rest.len() {
-        let w = word(&rest[i..]);
-        // Each `equal`'s lowest set bit is its first match: the lowest of
-        // them all is the first stop.
-        let stop = equal(w, b'/') | equal(w, b'?') | equal(w, b'#');
-        let stop = stop | equal(w, b'\\');
-        if stop != 0 {
-            return i + (stop.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    let is_stop = |b: &u8| matches!(b, b'/' | b'?' | b'#' | b'\\');
-    i + rest[i..].iter().position(is_stop).unwrap_or(rest.len() - i)
+    crate::swar::first_of(rest, [b'/', b'?', b'#', b'\\'], false)
 }
 
 /// Writes the lookup key of `url`'s origin into `key` (cleared first):

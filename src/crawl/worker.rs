@@ -9,9 +9,9 @@ use super::judge::{CrawlJudge, CrawlReason, CrawlVerdict};
 use crate::batch::{for_each_line, Batch, ChunkWorker, Sink, Stats};
 use crate::output::{slot, Cell, Counts, CrawlRows, Format};
 
-/// The bytes a row adds to its URL, at most in most rows (a JSON Lines
-/// row's keys, a verdict and its reason): room reserved and never written
-/// costs no memory.
+/// About the most bytes a row adds to its URL (a JSON Lines row's keys,
+/// a verdict and its reason): room reserved and never written costs no
+/// memory.
 const ROW_EXTRA: usize = 64;
 
 /// The most room reserved for a chunk's rows at once (many agents' rows

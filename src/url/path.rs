@@ -2,7 +2,7 @@
 //! normalisers of patterns and paths (contract section 3); which one each
 //! dialect applies is chosen in `dialect.rs`.
 
-use crate::swar::{equal, word, HIGHS};
+use crate::swar::first_of;
 use crate::url::block::BLOCK;
 
 /// The path, params and query of a URL line, as a slice of it: the part
@@ -394,22 +394,7 @@ pub(crate) fn escape_google(pattern: &[u8], out: &mut Vec<u8>) {
 /// eight bytes at a time (crawl mode normalises every selected pattern of
 /// every host).
 fn plain_run<const N: usize>(bytes: &[u8], stops: [u8; N]) -> usize {
-    let mut i = 0;
-    while i + 8 <= bytes.len() {
-        let w = word(&bytes[i..]);
-        // `equal`'s lowest set bit is its first match, as is the lowest
-        // high bit: the lowest of them all is the first stop.
-        let stop = stops.iter().fold(w & HIGHS, |s, &b| s | equal(w, b));
-        if stop != 0 {
-            return i + (stop.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    let rest = &bytes[i..];
-    i + rest
-        .iter()
-        .position(|&b| b >= 0x80 || stops.contains(&b))
-        .unwrap_or(rest.len())
+    first_of(bytes, stops, true)
 }
 
 /// Whether [`escape_google`] gives `pattern` back as it is: it has no `%`
