@@ -1782,6 +1782,49 @@ fn huge_robots(filler: usize) -> Vec<u8> {
     body
 }
 
+// A directory's file is read whole (or up to the parse limit) whatever its
+// size: small files take a shorter way than large ones, so sizes and limits
+// are tried around every power of two from 1 KiB to 64 KiB.
+#[test]
+fn directory_files_read_whole_around_every_buffer_size() {
+    let dir = Dir::new("crawl_dir_sizes");
+    dir.create_dir("robots");
+    let mut sizes = vec![0, 1, 100, 200_000];
+    let mut limits = vec![0, 1, 100, 200_000];
+    for shift in 10..=16 {
+        for n in [(1usize << shift) - 1, 1 << shift, (1 << shift) + 1] {
+            sizes.push(n);
+            limits.push(n);
+        }
+    }
+    // Bytes that differ from place to place, so that a piece read twice or
+    // out of order would show.
+    let content: Vec<u8> =
+        (0..200_000u32).map(|i| (i * 7 + i / 251) as u8).collect();
+    for (i, &size) in sizes.iter().enumerate() {
+        dir.create(format!("robots/h{i}.com.txt"), &content[..size]);
+    }
+    for &limit in &limits {
+        let mut set = FetchSet::new();
+        set.parse_limit(limit).read_dir(&dir.path().join("robots")).unwrap();
+        assert_eq!(set.len(), sizes.len());
+        for index in 0..set.len() {
+            let (name, _) = set.get(index).unwrap();
+            let i: usize = name
+                .trim_start_matches("http://")
+                .strip_prefix('h')
+                .and_then(|n| n.strip_suffix(".com"))
+                .unwrap_or_else(|| panic!("{name}"))
+                .parse()
+                .unwrap();
+            let keep = if limit == 0 { sizes[i] } else { limit + 1 };
+            let want = &content[..sizes[i].min(keep)];
+            let body = set.body(index).unwrap();
+            assert!(body[..] == *want, "size {}, limit {limit}", sizes[i]);
+        }
+    }
+}
+
 // Issue 23, point 2: of a huge body, the readers keep only what the parse
 // limit uses, whatever the source; a WARC record of any size is read (its
 // head), not skipped; a WARC header line is bounded.
