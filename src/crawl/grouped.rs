@@ -47,10 +47,26 @@ pub struct GroupedScratch {
 struct Ruled<'u> {
     /// Its index in the window.
     index: usize,
-    /// The fetch whose matchers judge it (see [`Located::Rules`]).
-    compiled: usize,
+    /// What the URLs judged together share: the fetch whose matchers judge
+    /// it (see [`Located::Rules`]), or for a directory's file not read yet
+    /// the file's own fetch.
+    group: usize,
     fetch: usize,
+    /// Whether the fetch is a directory's file not read yet
+    /// ([`Located::Unread`]).
+    unread: bool,
     url: &'u [u8],
+}
+
+impl Ruled<'_> {
+    fn located(&self) -> Located {
+        match self.unread {
+            true => Located::Unread { fetch: self.fetch },
+            false => {
+                Located::Rules { fetch: self.fetch, compiled: self.group }
+            }
+        }
+    }
 }
 
 /// An empty vector with the allocation of `v`, for URLs of another
@@ -116,7 +132,7 @@ impl GroupedScratch {
             let order = &mut self.order;
             order.clear();
             order.extend(ruled.iter().enumerate().map(|(k, r)| {
-                (r.compiled.min(u32::MAX as usize) as u64) << 32 | k as u64
+                (r.group.min(u32::MAX as usize) as u64) << 32 | k as u64
             }));
             // Input order when the URLs that need one set of matchers come
             // in runs already: it changes matchers about as seldom as the
@@ -148,16 +164,17 @@ impl GroupedScratch {
                         .find(|&j| group(j) != group(k))
                         .unwrap_or(order.len());
                 }
-                let located =
-                    Located::Rules { fetch: r.fetch, compiled: r.compiled };
-                judge.judge_located(
+                let from_rules = judge.judge_located(
                     r.url,
-                    located,
+                    r.located(),
                     run_end - k - 1,
                     &mut self.scratch,
                     &mut self.one,
                 );
-                let sets = self.scratch.current_rules();
+                let sets = match from_rules {
+                    true => self.scratch.current_rules(),
+                    false => None,
+                };
                 each(r.index, &self.one, sets);
             }
         }
@@ -215,19 +232,20 @@ impl GroupedScratch {
                     }
                 },
             };
-            match located {
+            let (group, fetch, unread) = match located {
                 Located::Same(v) => {
                     self.one.clear();
                     self.one.resize(judge.agents().len(), v);
                     each(i, &self.one, None);
+                    continue;
                 }
-                Located::Rules { fetch, compiled } => {
-                    if ruled.last().is_none_or(|r| r.compiled != compiled) {
-                        changes += 1;
-                    }
-                    ruled.push(Ruled { index: i, compiled, fetch, url: line });
-                }
+                Located::Rules { fetch, compiled } => (compiled, fetch, false),
+                Located::Unread { fetch } => (fetch, fetch, true),
+            };
+            if ruled.last().is_none_or(|r| r.group != group) {
+                changes += 1;
             }
+            ruled.push(Ruled { index: i, group, fetch, unread, url: line });
         }
         changes
     }
@@ -258,7 +276,13 @@ mod tests {
     fn reuse_keeps_the_allocation() {
         let urls = [b"https://a.com/".to_vec()];
         let mut ruled = Vec::with_capacity(100);
-        ruled.push(Ruled { index: 0, compiled: 0, fetch: 0, url: &urls[0] });
+        ruled.push(Ruled {
+            index: 0,
+            group: 0,
+            fetch: 0,
+            unread: false,
+            url: &urls[0],
+        });
         let at = ruled.as_ptr() as usize;
         let kept: Vec<Ruled<'static>> = reuse(ruled);
         assert_eq!((kept.len(), kept.capacity()), (0, 100));

@@ -183,6 +183,10 @@ pub(crate) enum Located {
     /// The rules of the fetch at `fetch`, compiled as those of the fetch
     /// at `compiled` (the first one with the same body).
     Rules { fetch: usize, compiled: usize },
+    /// The rules of the fetch at `fetch`, a directory's file not read
+    /// yet: it is read when a URL of it is judged, which then tells whose
+    /// matchers it shares, or that it cannot be read.
+    Unread { fetch: usize },
 }
 
 /// What a fetch resolves to, once, after redirects.
@@ -220,9 +224,10 @@ pub struct CrawlJudge {
     /// fetch whose matchers it shares (the first read with the same body),
     /// or `None` when it could not be read; set when it is first needed.
     unread_compiled: Vec<OnceLock<Option<usize>>>,
-    /// The directory files read so far, and the bodies read but not built
-    /// yet (see [`ReadFiles`]).
-    read_files: Mutex<ReadFiles>,
+    /// The directory files read so far, by the hash of their bodies
+    /// (seeded at random, so that no file can be made to collide on
+    /// purpose): a file read later is compared with those of equal hash.
+    read_files: Mutex<HashMap<u64, Vec<usize>>>,
     body_hash: ahash::RandomState,
 }
 
@@ -467,9 +472,10 @@ impl CrawlJudge {
         self.judge_located(url, located, 0, scratch, out);
     }
 
-    /// Finds where `url`'s verdicts come from, compiling nothing: the
-    /// same verdict for every agent (the fetch gave no rules, or there is
-    /// no fetch or no host), or the rules of a fetch. Also returns where
+    /// Finds where `url`'s verdicts come from, compiling and reading
+    /// nothing: the same verdict for every agent (the fetch gave no rules,
+    /// or there is no fetch or no host), or the rules of a fetch. Also
+    /// returns where
     /// the URL's authority ends (0 without one): every URL that
     /// [`same_authority`](super::origin::same_authority) finds to share it
     /// is located alike.
@@ -489,9 +495,11 @@ impl CrawlJudge {
             Resolved::Rules(fetch, compiled) => {
                 Located::Rules { fetch, compiled }
             }
-            Resolved::Unread(fetch) => match self.unread_compiled(fetch) {
-                Some(compiled) => Located::Rules { fetch, compiled },
-                None => Located::Same(self.missing()),
+            Resolved::Unread(fetch) => match self.unread_compiled[fetch].get()
+            {
+                Some(&Some(compiled)) => Located::Rules { fetch, compiled },
+                Some(None) => Located::Same(self.missing()),
+                None => Located::Unread { fetch },
             },
             Resolved::Assume(allowed, reason) => Located::Same(CrawlVerdict {
                 allowed: Some(allowed),
@@ -517,31 +525,37 @@ impl CrawlJudge {
     /// For the fetch at `index`, a directory's file, the fetch whose
     /// matchers it shares: the first of the files read so far with the
     /// same body (itself if none), or `None` if it cannot be read. Reads
-    /// the file the first time.
-    fn unread_compiled(&self, index: usize) -> Option<usize> {
-        *self.unread_compiled[index].get_or_init(|| {
+    /// the file the first time, and then gives its body too if it shares
+    /// with no other file, so that it is parsed without being read again
+    /// or kept until then.
+    fn unread_compiled(
+        &self,
+        index: usize,
+    ) -> Option<(usize, Option<Vec<u8>>)> {
+        let mut fresh = None;
+        let compiled = (*self.unread_compiled[index].get_or_init(|| {
             let body = self.fetches.body(index)?.into_owned();
             let hash = self.body_hash.hash_one(&body);
-            let mut read =
+            let mut by_hash =
                 self.read_files.lock().unwrap_or_else(|e| e.into_inner());
-            let ReadFiles { by_hash, unparsed } = &mut *read;
             let same = by_hash.entry(hash).or_default();
-            // An earlier file with the same hash is compared byte for
-            // byte, read again unless it is yet to be parsed.
-            let first =
-                same.iter().copied().find(|&j| match unparsed.get(&j) {
-                    Some(other) => *other == body,
-                    None => self.fetches.body(j).as_deref() == Some(&body),
-                });
+            // An earlier file with the same hash is read again to be
+            // compared byte for byte.
+            let first = same
+                .iter()
+                .copied()
+                .find(|&j| self.fetches.body(j).as_deref() == Some(&body));
             if first.is_none() {
                 same.push(index);
-                unparsed.insert(index, body);
+                fresh = Some(body);
             }
             Some(first.unwrap_or(index))
-        })
+        }))?;
+        Some((compiled, fresh))
     }
 
-    /// The verdicts of a located URL into `out` (cleared first).
+    /// The verdicts of a located URL into `out` (cleared first); true
+    /// when they come from the rules that [`CrawlScratch`] then holds.
     /// `following` URLs judged next need the same origin's rules: with
     /// enough of them, building their matchers now pays, where an origin's
     /// few URLs are judged by its rules alone (see [`FEW_URLS`]).
@@ -552,17 +566,24 @@ impl CrawlJudge {
         following: usize,
         scratch: &mut CrawlScratch,
         out: &mut Vec<CrawlVerdict>,
-    ) {
+    ) -> bool {
         out.clear();
-        let (fetch, compiled) = match located {
+        let (fetch, compiled, body) = match located {
             Located::Same(v) => {
                 out.resize(self.agents.len(), v);
-                return;
+                return false;
             }
-            Located::Rules { fetch, compiled } => (fetch, compiled),
+            Located::Rules { fetch, compiled } => (fetch, compiled, None),
+            Located::Unread { fetch } => match self.unread_compiled(fetch) {
+                Some((compiled, body)) => (fetch, compiled, body),
+                None => {
+                    out.resize(self.agents.len(), self.missing());
+                    return false;
+                }
+            },
         };
         if scratch.current.as_ref().map(|c| c.0) != Some(compiled) {
-            scratch.set_current(compiled, self.entry(compiled));
+            scratch.set_current(compiled, self.entry_with(compiled, body));
         }
         self.advance(compiled, following, scratch);
         let Some((_, ref entry)) = scratch.current else {
@@ -589,6 +610,7 @@ impl CrawlJudge {
                 }
             }
         }
+        true
     }
 
     /// Counts one more URL of the current origin while its rules are not
@@ -663,12 +685,21 @@ impl CrawlJudge {
     /// its rules selected, to be built into matchers past its first few
     /// URLs (or at once when `compile_after` is 0).
     fn entry(&self, index: usize) -> Arc<Entry> {
+        self.entry_with(index, None)
+    }
+
+    /// [`CrawlJudge::entry`], given the body of the fetch at `index` if it
+    /// was just read.
+    fn entry_with(&self, index: usize, body: Option<Vec<u8>>) -> Arc<Entry> {
         if let Some(entry) = self.cache.get(index) {
             return entry;
         }
         // Made outside the lock: two threads may both make one origin's
         // entry, but no thread waits for another's compilation.
-        let body = self.body(index);
+        let body = match body {
+            Some(body) => Cow::Owned(body),
+            None => self.body(index),
+        };
         let key = self.shared_key(&body);
         if let Some((cache, ref key)) = key {
             if let Some(entry) = cache.get(key) {
@@ -765,13 +796,6 @@ impl CrawlJudge {
     /// locate it, if its rules were not selected since, else read again
     /// (a file that can no longer be read is empty).
     fn body(&self, index: usize) -> Cow<'_, [u8]> {
-        if self.fetches.is_unread(index) {
-            let mut read =
-                self.read_files.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(body) = read.unparsed.remove(&index) {
-                return Cow::Owned(body);
-            }
-        }
         self.fetches.body(index).unwrap_or_default()
     }
 
@@ -783,18 +807,6 @@ impl CrawlJudge {
     ) -> Arc<[Matcher]> {
         rules.iter().map(|r| builder.build_shared(Arc::clone(r))).collect()
     }
-}
-
-/// The directory files a judge has read, for [`CrawlJudge::unread_compiled`]
-/// and the first parse of their rules.
-#[derive(Debug, Default)]
-struct ReadFiles {
-    /// The files read so far, by the hash of their bodies (seeded at
-    /// random, so that no file can be made to collide on purpose).
-    by_hash: HashMap<u64, Vec<usize>>,
-    /// The bodies read to locate a URL whose rules are not parsed yet: the
-    /// parse takes them, so that a file is read once, not twice.
-    unparsed: HashMap<usize, Vec<u8>>,
 }
 
 /// A judge's matchers by fetch index, bounded in bytes: every thread reads
@@ -1114,11 +1126,22 @@ mod tests {
         let judge =
             CrawlJudge::new(set, policy, builder, &agents, Dialect::Rfc9309);
         let mut key = vec![];
-        let mut compiled =
-            |url: &str| match judge.locate(url.as_bytes(), &mut key) {
+        let (mut scratch, mut out) = (judge.scratch(), vec![]);
+        // A file is read when a URL of it is first judged, not located.
+        let mut compiled = |url: &str| {
+            let url = url.as_bytes();
+            match judge.locate(url, &mut key) {
+                (Located::Unread { .. }, _) => {}
+                other => {
+                    panic!("{url:?} located before it is read: {other:?}")
+                }
+            }
+            judge.verdicts(url, &mut scratch, &mut out);
+            match judge.locate(url, &mut key) {
                 (Located::Rules { fetch, compiled }, _) => (fetch, compiled),
-                other => panic!("{url}: {other:?}"),
-            };
+                other => panic!("{url:?}: {other:?}"),
+            }
+        };
         let (a, a_compiled) = compiled("https://a.com/");
         let (c, c_compiled) = compiled("https://c.com/");
         let (b, b_compiled) = compiled("https://b.com/");
