@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use robots_batch::crawl::{
     Assume, CrawlJudge, CrawlVerdict, Fetch, FetchPolicy, FetchSet,
-    MatcherCache, Origin,
+    GroupedScratch, MatcherCache, Origin,
 };
 use robots_batch::{Dialect, EngineKind, Matcher, MatcherBuilder, Robots};
 
@@ -538,6 +538,41 @@ fn robots_dir_files_are_read_when_first_needed() {
         judge.fetches().body(c).as_deref(),
         Some(&b"User-agent: *\nDisallow: /b/\n"[..])
     );
+
+    // The same through the grouped judge, in a batch that mixes the hosts:
+    // the rules that gave each verdict come with it (for explanations),
+    // none with the file that is gone.
+    dir.create("robots/gone.com.txt", "User-agent: *\nDisallow: /\n");
+    let mut set = FetchSet::new();
+    set.read_dir(&dir.path().join("robots")).unwrap();
+    std::fs::remove_file(dir.path().join("robots/gone.com.txt")).unwrap();
+    let judge = judge_with(set, FetchPolicy::default());
+    let urls = [
+        "https://gone.com/x",
+        "https://a.com/z/",
+        "https://c.com/b/",
+        "https://gone.com/y",
+        "https://b.com/b/",
+        "https://a.com/a/",
+    ];
+    let mut got = vec![String::new(); urls.len()];
+    GroupedScratch::new(&judge).judge(
+        &judge,
+        urls.len(),
+        |i| Some(urls[i].as_bytes()),
+        |i, one, sets| {
+            let names: Vec<_> = one
+                .iter()
+                .map(|v| format!("{} {}", v.name(), v.reason().name()))
+                .collect();
+            let sets = sets.map(|s| s.len());
+            got[i] = format!("{} {sets:?}", names.join(" | "));
+        },
+    );
+    let rule = "disallowed rule | disallowed rule Some(2)";
+    let gone = "unknown no-robots | unknown no-robots None";
+    let none = "allowed no-matching-rule | allowed no-matching-rule Some(2)";
+    assert_eq!(got, [gone, rule, rule, gone, rule, none]);
 }
 
 /// A directory's bodies are not kept once their matchers are built, so
