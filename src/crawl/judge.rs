@@ -532,6 +532,10 @@ impl CrawlJudge {
         &self,
         index: usize,
     ) -> Option<(usize, Option<Vec<u8>>)> {
+        // Every URL of the file after its first comes this way.
+        if let Some(&compiled) = self.unread_compiled[index].get() {
+            return compiled.map(|c| (c, None));
+        }
         let mut fresh = None;
         let compiled = (*self.unread_compiled[index].get_or_init(|| {
             let body = self.fetches.body(index)?.into_owned();

@@ -469,37 +469,23 @@ const SMALL_BODY: usize = 8 * 1024;
 fn read_body(path: &Path, max_body: usize) -> io::Result<Vec<u8>> {
     let limit = if max_body == 0 { usize::MAX } else { max_body };
     let mut file = File::open(path)?;
-    // Most robots.txt files are small: one read into a buffer on the stack
+    // Most robots.txt files are small: one read into room for a small body
     // and one that finds the end take them whole, where asking for the
-    // length to size the body would be one system call more.
-    let mut small = [0u8; SMALL_BODY];
-    let want = small.len().min(limit);
-    let n = read_up_to(&mut file, &mut small[..want])?;
-    if n < SMALL_BODY || n == limit {
-        return Ok(small[..n].to_vec());
+    // length to size the body would be one system call more. (The room
+    // left over goes with the body, which is parsed and dropped.)
+    let small = SMALL_BODY.min(limit);
+    let mut body = Vec::with_capacity(small);
+    (&mut file).take(small as u64).read_to_end(&mut body)?;
+    if body.len() < small || body.len() == limit {
+        return Ok(body);
     }
     // A larger file is read whole, its body sized from its length.
     let size = file.metadata().map_or(0, |m| m.len());
     let size = usize::try_from(size).unwrap_or(0).min(limit);
-    let mut body = Vec::with_capacity(size.max(n));
-    body.extend_from_slice(&small[..n]);
-    file.take((limit - n) as u64).read_to_end(&mut body)?;
+    body.reserve(size.saturating_sub(body.len()));
+    let rest = (limit - body.len()) as u64;
+    file.take(rest).read_to_end(&mut body)?;
     Ok(body)
-}
-
-/// Reads into `buf` until it is full or the file ends; returns how many
-/// bytes were read.
-fn read_up_to(file: &mut File, buf: &mut [u8]) -> io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match file.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
 }
 
 /// The path and query of a URL after its authority, without the fragment:
