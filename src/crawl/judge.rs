@@ -474,9 +474,9 @@ impl CrawlJudge {
 
     /// Finds where `url`'s verdicts come from, compiling and reading
     /// nothing: the same verdict for every agent (the fetch gave no rules,
-    /// or there is no fetch or no host), or the rules of a fetch. Also
-    /// returns where
-    /// the URL's authority ends (0 without one): every URL that
+    /// or there is no fetch or no host), or the rules of a fetch (of a
+    /// directory's file, once read). Also returns where the URL's
+    /// authority ends (0 without one): every URL that
     /// [`same_authority`](super::origin::same_authority) finds to share it
     /// is located alike.
     pub(crate) fn locate(
@@ -796,9 +796,8 @@ impl CrawlJudge {
         Some((cache, key))
     }
 
-    /// The body of the fetch at `index`: a directory's file as read to
-    /// locate it, if its rules were not selected since, else read again
-    /// (a file that can no longer be read is empty).
+    /// The body of the fetch at `index`; a directory's file is read again
+    /// (one that can no longer be read is empty).
     fn body(&self, index: usize) -> Cow<'_, [u8]> {
         self.fetches.body(index).unwrap_or_default()
     }

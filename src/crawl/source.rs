@@ -472,7 +472,8 @@ fn read_body(path: &Path, max_body: usize) -> io::Result<Vec<u8>> {
     // Most robots.txt files are small: one read into room for a small body
     // and one that finds the end take them whole, where asking for the
     // length to size the body would be one system call more. (The room
-    // left over goes with the body, which is parsed and dropped.)
+    // left over goes with the body: at most 8 KiB, for as long as the
+    // caller keeps it; crawl mode parses it and drops it.)
     let small = SMALL_BODY.min(limit);
     let mut body = Vec::with_capacity(small);
     (&mut file).take(small as u64).read_to_end(&mut body)?;
