@@ -16,7 +16,12 @@ ROBOTS.TXT SOURCES (at least one; all may be combined):
                         fetches are read as the WHATWG URL standard reads
                         them (IDNA to ASCII, any case, percent-encoding, IP
                         address forms), trailing dots dropped: bücher.de,
-                        BÜCHER.de. and xn--bcher-kva.de are one host.
+                        BÜCHER.de. and xn--bcher-kva.de are one host. The
+                        directory is listed when the run starts; a file is
+                        read when the first URL of its host is judged (so a
+                        small log reads only its own hosts' files), and one
+                        that cannot be read then counts as no fetch, with a
+                        line on standard error at the end.
   --robots-index FILE   JSON Lines, gzip allowed: {\"url\": \"https://h/robots.txt\",
                         \"status\": 200, \"body\": \"...\"}; \"body_base64\" for
                         bytes that are not UTF-8, \"location\" for redirects,
