@@ -539,23 +539,41 @@ impl CrawlJudge {
         let mut fresh = None;
         let compiled = (*self.unread_compiled[index].get_or_init(|| {
             let body = self.fetches.body(index)?.into_owned();
-            let hash = self.body_hash.hash_one(&body);
-            let mut by_hash =
-                self.read_files.lock().unwrap_or_else(|e| e.into_inner());
-            let same = by_hash.entry(hash).or_default();
-            // An earlier file with the same hash is read again to be
-            // compared byte for byte.
-            let first = same
-                .iter()
-                .copied()
-                .find(|&j| self.fetches.body(j).as_deref() == Some(&body));
-            if first.is_none() {
-                same.push(index);
+            let first = self.first_read_with(index, &body);
+            if first == index {
                 fresh = Some(body);
             }
-            Some(first.unwrap_or(index))
+            Some(first)
         }))?;
         Some((compiled, fresh))
+    }
+
+    /// The first file read with the same bytes as `body`, the body of the
+    /// fetch at `index` (which becomes that first file if there is none).
+    /// An earlier file with the same hash is read again to be compared
+    /// byte for byte, outside the lock: other threads go on meeting new
+    /// hosts meanwhile.
+    fn first_read_with(&self, index: usize, body: &[u8]) -> usize {
+        let hash = self.body_hash.hash_one(body);
+        let mut compared = 0;
+        loop {
+            let candidates = {
+                let mut by_hash =
+                    self.read_files.lock().unwrap_or_else(|e| e.into_inner());
+                let same = by_hash.entry(hash).or_default();
+                if same.len() == compared {
+                    same.push(index);
+                    return index;
+                }
+                same[compared..].to_vec()
+            };
+            compared += candidates.len();
+            let equal =
+                |&j: &usize| self.fetches.body(j).as_deref() == Some(body);
+            if let Some(first) = candidates.into_iter().find(equal) {
+                return first;
+            }
+        }
     }
 
     /// The verdicts of a located URL into `out` (cleared first); true
@@ -1154,6 +1172,83 @@ mod tests {
         assert_eq!(c_compiled, c);
         assert_eq!(b_compiled, c);
         assert_ne!(b, c);
+    }
+
+    #[test]
+    fn threads_reading_equal_files_at_once_agree_on_one() {
+        // Files of a few bodies, read by several threads at once: each
+        // body's files share the matchers of one of them, whichever thread
+        // read it first.
+        let dir = std::env::temp_dir()
+            .join(format!("robots-batch-equal-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (bodies, hosts) = (3, 60);
+        for h in 0..hosts {
+            let body = format!("User-agent: *\nDisallow: /{}/\n", h % bodies);
+            std::fs::write(dir.join(format!("h{h}.com.txt")), body).unwrap();
+        }
+        let mut set = FetchSet::new();
+        set.read_dir(&dir).unwrap();
+        let agents = ["*".to_string()];
+        let judge = CrawlJudge::new(
+            set,
+            FetchPolicy::default(),
+            MatcherBuilder::new(),
+            &agents,
+            Dialect::Rfc9309,
+        );
+        let threads = 6;
+        let barrier = std::sync::Barrier::new(threads);
+        let shares: Vec<Vec<(usize, usize)>> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads)
+                .map(|t| {
+                    let (judge, barrier) = (&judge, &barrier);
+                    s.spawn(move || {
+                        let (mut scratch, mut out) = (judge.scratch(), vec![]);
+                        barrier.wait();
+                        // Each thread starts at another host.
+                        (0..hosts)
+                            .map(|i| {
+                                let h = (i + t * 7) % hosts;
+                                let url = format!(
+                                    "https://h{h}.com/{}/",
+                                    h % bodies
+                                );
+                                judge.verdicts(
+                                    url.as_bytes(),
+                                    &mut scratch,
+                                    &mut out,
+                                );
+                                assert_eq!(
+                                    out[0].allowed(),
+                                    Some(false),
+                                    "{url}"
+                                );
+                                let located = judge
+                                    .locate(url.as_bytes(), &mut vec![])
+                                    .0;
+                                let Located::Rules { compiled, .. } = located
+                                else {
+                                    panic!("{url}: {located:?}")
+                                };
+                                (h, compiled)
+                            })
+                            .collect()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        std::fs::remove_dir_all(&dir).unwrap();
+        let mut first_of_body = vec![None; bodies];
+        for (h, compiled) in shares.into_iter().flatten() {
+            let first = *first_of_body[h % bodies].get_or_insert(compiled);
+            assert_eq!(compiled, first, "h{h}.com");
+        }
+        let mut firsts: Vec<usize> =
+            first_of_body.into_iter().flatten().collect();
+        firsts.dedup();
+        assert_eq!(firsts.len(), bodies);
     }
 
     /// A judge over three hosts whose rules have several wildcard tails
