@@ -1247,6 +1247,7 @@ mod tests {
         }
         let mut firsts: Vec<usize> =
             first_of_body.into_iter().flatten().collect();
+        firsts.sort_unstable();
         firsts.dedup();
         assert_eq!(firsts.len(), bodies);
     }
