@@ -439,6 +439,46 @@ mod tests {
         assert!(shown.contains("text: \"Disallow: /caf\u{e9} # old\""));
     }
 
+    #[test]
+    fn rules_of_a_line_too_long_keep_the_whole_text() {
+        use crate::robots::MAX_LINE_LEN;
+        // A line past MAX_LINE_LEN, its value all bytes that normalising
+        // writes as three: the rule's text is the whole line, its pattern
+        // the value as far as the line's first MAX_LINE_LEN bytes, and the
+        // rule after it keeps its own bytes.
+        let value = "\u{e9}".repeat(MAX_LINE_LEN);
+        let robots = format!(
+            "User-agent: *\nDisallow: /{value}\nAllow: /\u{e9}t\u{e9}\n"
+        );
+        let r = Robots::parse(robots.as_bytes());
+        let line =
+            &robots.as_bytes()[14..14 + "Disallow: /".len() + value.len()];
+        for dialect in [Dialect::Rfc9309, Dialect::Google] {
+            let set = RuleSet::select(&r, "a", dialect);
+            let long = set.rule(0).unwrap();
+            assert!(
+                long.text() == line,
+                "text of {} bytes",
+                long.text().len()
+            );
+            let mut want = b"/".to_vec();
+            for &b in &line["Disallow: /".len()..MAX_LINE_LEN] {
+                want.extend(format!("%{b:02X}").bytes());
+            }
+            assert!(
+                long.pattern() == &want[..],
+                "{dialect:?}: pattern of {} bytes, {} wanted",
+                long.pattern().len(),
+                want.len()
+            );
+            let next = set.rule(1).unwrap();
+            assert_eq!(next.pattern(), b"/%C3%A9t%C3%A9");
+            assert_eq!(next.text(), "Allow: /\u{e9}t\u{e9}".as_bytes());
+            assert!(next.is_allow());
+            assert_eq!(next.line(), 3);
+        }
+    }
+
     /// Rules whose pattern is their value as written and rules whose
     /// pattern was normalised, mixed, each keep their own line, text and
     /// pattern, in order from either end.
