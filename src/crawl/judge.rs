@@ -124,6 +124,11 @@ impl CrawlReason {
     /// A small number per name: the same for two reasons when their
     /// names are.
     pub(crate) fn index(self) -> usize {
+        usize::from(self.code())
+    }
+
+    /// [`CrawlReason::index`] as a byte.
+    fn code(self) -> u8 {
         match self {
             CrawlReason::Robots(Reason::Rule(_)) => 0,
             CrawlReason::Robots(Reason::NoMatchingRule) => 1,
@@ -137,18 +142,65 @@ impl CrawlReason {
             CrawlReason::NoHost => 9,
         }
     }
+
+    /// The reason of [`CrawlReason::code`], with the deciding rule's index
+    /// for code 0.
+    fn from_code(code: u8, rule: u32) -> CrawlReason {
+        match code {
+            0 => CrawlReason::Robots(Reason::Rule(rule)),
+            1 => CrawlReason::Robots(Reason::NoMatchingRule),
+            2 => CrawlReason::Robots(Reason::NoGroup),
+            3 => CrawlReason::Robots(Reason::ImplicitRobotsTxt),
+            4 => CrawlReason::Status4xx,
+            5 => CrawlReason::Status5xx,
+            6 => CrawlReason::RedirectLimit,
+            7 => CrawlReason::RedirectMissing,
+            8 => CrawlReason::NoRobots,
+            // 9, the last code.
+            _ => CrawlReason::NoHost,
+        }
+    }
 }
 
 /// The verdict on one URL of a crawl log for one agent: allowed,
 /// disallowed or unknown, and why.
+///
+/// Kept in 16 bytes (a chunk holds one per URL and agent, written in the
+/// order URLs are judged, not read): the reason as a code and a rule
+/// index rather than an enum, which would pad it to 8 bytes, and no
+/// fetch as `NO_FETCH`.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 pub struct CrawlVerdict {
-    pub(super) allowed: Option<bool>,
-    pub(super) reason: CrawlReason,
-    pub(super) fetch: Option<usize>,
+    fetch: usize,
+    rule: u32,
+    reason: u8,
+    allowed: Option<bool>,
 }
 
+/// [`CrawlVerdict::fetch`] when no fetch decided (no vector holds this
+/// many fetches).
+const NO_FETCH: usize = usize::MAX;
+
 impl CrawlVerdict {
+    /// The verdict `allowed` (`None`: unknown), for `reason`, decided by
+    /// the fetch at `fetch` if one did.
+    pub(crate) fn new(
+        allowed: Option<bool>,
+        reason: CrawlReason,
+        fetch: Option<usize>,
+    ) -> CrawlVerdict {
+        let rule = match reason {
+            CrawlReason::Robots(Reason::Rule(rule)) => rule,
+            _ => 0,
+        };
+        CrawlVerdict {
+            fetch: fetch.unwrap_or(NO_FETCH),
+            rule,
+            reason: reason.code(),
+            allowed,
+        }
+    }
+
     /// `Some(true)` when the URL may be fetched, `None` when nothing says.
     pub fn allowed(self) -> Option<bool> {
         self.allowed
@@ -165,13 +217,13 @@ impl CrawlVerdict {
 
     /// Why.
     pub fn reason(self) -> CrawlReason {
-        self.reason
+        CrawlReason::from_code(self.reason, self.rule)
     }
 
     /// The index in the [`FetchSet`] of the fetch that decided (after
     /// redirects), if one did.
     pub fn fetch(self) -> Option<usize> {
-        self.fetch
+        (self.fetch != NO_FETCH).then_some(self.fetch)
     }
 }
 
@@ -452,11 +504,9 @@ impl CrawlJudge {
             Some(&Resolved::Rules(fetch, _) | &Resolved::Unread(fetch)) => {
                 Ok(fetch)
             }
-            Some(&Resolved::Assume(allowed, reason)) => Err(CrawlVerdict {
-                allowed: Some(allowed),
-                reason,
-                fetch: Some(index),
-            }),
+            Some(&Resolved::Assume(allowed, reason)) => {
+                Err(CrawlVerdict::new(Some(allowed), reason, Some(index)))
+            }
             None => Err(unknown(CrawlReason::NoRobots)),
         }
     }
@@ -501,11 +551,9 @@ impl CrawlJudge {
                 Some(None) => Located::Same(self.missing()),
                 None => Located::Unread { fetch },
             },
-            Resolved::Assume(allowed, reason) => Located::Same(CrawlVerdict {
-                allowed: Some(allowed),
-                reason,
-                fetch: Some(entry),
-            }),
+            Resolved::Assume(allowed, reason) => Located::Same(
+                CrawlVerdict::new(Some(allowed), reason, Some(entry)),
+            ),
         };
         (located, end)
     }
@@ -513,11 +561,11 @@ impl CrawlJudge {
     /// The verdict on a URL whose origin has no fetch.
     fn missing(&self) -> CrawlVerdict {
         match self.policy.on_missing {
-            Some(a) => CrawlVerdict {
-                allowed: Some(a.allowed()),
-                reason: CrawlReason::NoRobots,
-                fetch: None,
-            },
+            Some(a) => CrawlVerdict::new(
+                Some(a.allowed()),
+                CrawlReason::NoRobots,
+                None,
+            ),
             None => unknown(CrawlReason::NoRobots),
         }
     }
@@ -612,11 +660,11 @@ impl CrawlJudge {
             unreachable!("the current rules were just set")
         };
         let mut push = |v: crate::matcher::Verdict| {
-            out.push(CrawlVerdict {
-                allowed: Some(v.is_allowed()),
-                reason: CrawlReason::Robots(v.reason()),
-                fetch: Some(fetch),
-            })
+            out.push(CrawlVerdict::new(
+                Some(v.is_allowed()),
+                CrawlReason::Robots(v.reason()),
+                Some(fetch),
+            ))
         };
         match entry.matchers {
             Some(ref matchers) => {
@@ -876,7 +924,7 @@ fn scans_only(engine: EngineKind) -> bool {
 }
 
 fn unknown(reason: CrawlReason) -> CrawlVerdict {
-    CrawlVerdict { allowed: None, reason, fetch: None }
+    CrawlVerdict::new(None, reason, None)
 }
 
 /// Follows the fetch at `start` through its redirects, with the fetches
@@ -1172,6 +1220,37 @@ mod tests {
         assert_eq!(c_compiled, c);
         assert_eq!(b_compiled, c);
         assert_ne!(b, c);
+    }
+
+    #[test]
+    fn verdicts_keep_their_reason_and_fetch_in_16_bytes() {
+        assert_eq!(std::mem::size_of::<CrawlVerdict>(), 16);
+        let reasons = [
+            CrawlReason::Robots(Reason::Rule(0)),
+            CrawlReason::Robots(Reason::Rule(7)),
+            CrawlReason::Robots(Reason::Rule(u32::MAX)),
+            CrawlReason::Robots(Reason::NoMatchingRule),
+            CrawlReason::Robots(Reason::NoGroup),
+            CrawlReason::Robots(Reason::ImplicitRobotsTxt),
+            CrawlReason::Status4xx,
+            CrawlReason::Status5xx,
+            CrawlReason::RedirectLimit,
+            CrawlReason::RedirectMissing,
+            CrawlReason::NoRobots,
+            CrawlReason::NoHost,
+        ];
+        let fetches = [None, Some(0), Some(3), Some(usize::MAX - 1)];
+        for reason in reasons {
+            for fetch in fetches {
+                for allowed in [None, Some(true), Some(false)] {
+                    let v = CrawlVerdict::new(allowed, reason, fetch);
+                    assert_eq!(v.reason(), reason);
+                    assert_eq!(v.reason().name(), reason.name());
+                    assert_eq!(v.fetch(), fetch);
+                    assert_eq!(v.allowed(), allowed);
+                }
+            }
+        }
     }
 
     #[test]

@@ -149,11 +149,7 @@ impl ChunkWorker for CrawlWorker<'_> {
         self.verdicts.clear();
         self.verdicts.resize(
             self.lines.len() * n,
-            CrawlVerdict {
-                allowed: None,
-                reason: CrawlReason::NoHost,
-                fetch: None,
-            },
+            CrawlVerdict::new(None, CrawlReason::NoHost, None),
         );
         self.rules.clear();
         self.texts.clear();
