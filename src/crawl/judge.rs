@@ -169,12 +169,23 @@ impl CrawlReason {
 /// order URLs are judged, not read): the reason as a code and a rule
 /// index rather than an enum, which would pad it to 8 bytes, and no
 /// fetch as `NO_FETCH`.
-#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+#[derive(Clone, Copy, Eq, PartialEq)]
 pub struct CrawlVerdict {
     fetch: usize,
     rule: u32,
     reason: u8,
     allowed: Option<bool>,
+}
+
+/// Shown as what it means, not as its packed fields.
+impl std::fmt::Debug for CrawlVerdict {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CrawlVerdict")
+            .field("allowed", &self.allowed())
+            .field("reason", &self.reason())
+            .field("fetch", &self.fetch())
+            .finish()
+    }
 }
 
 /// [`CrawlVerdict::fetch`] when no fetch decided (no vector holds this
