@@ -917,14 +917,21 @@ impl JudgeCache {
         // N.B. A thread that panicked while holding the lock leaves the
         // cache consistent (every update is one insert or remove).
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        for gone in cache.insert(index, entry) {
-            if let Some(slot) = self.slots.get(gone) {
-                slot.store(None);
-            }
-        }
-        if let Some(slot) = self.slots.get(index) {
-            slot.store(cache.map.get(&index).cloned());
-        }
+        let evicted: Vec<Option<Arc<Entry>>> = cache
+            .insert(index, entry)
+            .into_iter()
+            .filter_map(|gone| self.slots.get(gone))
+            .map(|slot| slot.swap(None))
+            .collect();
+        let replaced = self
+            .slots
+            .get(index)
+            .and_then(|slot| slot.swap(cache.map.get(&index).cloned()));
+        // The entries evicted or replaced are freed once the lock is let
+        // go: an origin's rules and matchers are many small allocations,
+        // and every thread adding matchers waits on this lock.
+        drop(cache);
+        drop((evicted, replaced));
     }
 }
 
