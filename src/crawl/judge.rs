@@ -664,7 +664,8 @@ impl CrawlJudge {
             },
         };
         if scratch.current.as_ref().map(|c| c.0) != Some(compiled) {
-            scratch.set_current(compiled, self.entry_with(compiled, body));
+            let entry = self.entry_with(compiled, body, following);
+            scratch.set_current(compiled, entry);
         }
         self.advance(compiled, following, scratch);
         let Some((_, ref entry)) = scratch.current else {
@@ -766,12 +767,20 @@ impl CrawlJudge {
     /// its rules selected, to be built into matchers past its first few
     /// URLs (or at once when `compile_after` is 0).
     fn entry(&self, index: usize) -> Arc<Entry> {
-        self.entry_with(index, None)
+        self.entry_with(index, None, 0)
     }
 
     /// [`CrawlJudge::entry`], given the body of the fetch at `index` if it
-    /// was just read.
-    fn entry_with(&self, index: usize, body: Option<Vec<u8>>) -> Arc<Entry> {
+    /// was just read, for an origin whose first URL the `following` ones
+    /// of the batch follow: with more than [`FEW_URLS`] in all, its rules
+    /// are built into matchers that scan at once (one entry added to the
+    /// cache rather than two, the first replaced straight away).
+    fn entry_with(
+        &self,
+        index: usize,
+        body: Option<Vec<u8>>,
+        following: usize,
+    ) -> Arc<Entry> {
         if let Some(entry) = self.cache.get(index) {
             return entry;
         }
@@ -801,6 +810,9 @@ impl CrawlJudge {
         let entry = if self.compile_after == 0 {
             let matchers = self.build(&rules, &self.builder);
             Entry::new(rules, Some(matchers), body_len, None)
+        } else if 1 + following > FEW_URLS {
+            let matchers = self.build(&rules, &self.scanning());
+            Entry::new(rules, Some(matchers), body_len, Some(Arc::default()))
         } else {
             Entry::new(rules, None, body_len, Some(Arc::default()))
         };
@@ -819,8 +831,7 @@ impl CrawlJudge {
                 return built;
             }
         }
-        let mut scan = self.builder.clone();
-        scan.engine(EngineKind::Scan);
+        let scan = self.scanning();
         let entry = self.rebuilt(entry, &scan, entry.scanned.clone());
         self.keep(index, &entry, None);
         entry
@@ -877,6 +888,14 @@ impl CrawlJudge {
     /// (one that can no longer be read is empty).
     fn body(&self, index: usize) -> Cow<'_, [u8]> {
         self.fetches.body(index).unwrap_or_default()
+    }
+
+    /// The builder of matchers that scan, for an origin's URLs until
+    /// they are compiled.
+    fn scanning(&self) -> MatcherBuilder {
+        let mut scan = self.builder.clone();
+        scan.engine(EngineKind::Scan);
+        scan
     }
 
     /// Matchers of `rules`, built by `builder`.
@@ -1135,6 +1154,9 @@ struct Cache<K> {
     bytes: usize,
     budget: usize,
     keep_oversized: bool,
+    /// How many entries were stored, new or in place of another.
+    #[cfg(test)]
+    stored: usize,
 }
 
 impl<K: Clone + Eq + std::hash::Hash> Cache<K> {
@@ -1145,6 +1167,8 @@ impl<K: Clone + Eq + std::hash::Hash> Cache<K> {
             bytes: 0,
             budget,
             keep_oversized,
+            #[cfg(test)]
+            stored: 0,
         }
     }
 
@@ -1156,6 +1180,10 @@ impl<K: Clone + Eq + std::hash::Hash> Cache<K> {
             if old.stage() < entry.stage() {
                 self.bytes = self.bytes - old.bytes + entry.bytes;
                 *old = entry;
+                #[cfg(test)]
+                {
+                    self.stored += 1;
+                }
                 return self.evict();
             }
             return vec![];
@@ -1165,6 +1193,10 @@ impl<K: Clone + Eq + std::hash::Hash> Cache<K> {
         }
         self.bytes += entry.bytes;
         self.map.insert(key.clone(), entry);
+        #[cfg(test)]
+        {
+            self.stored += 1;
+        }
         self.order.push_back(key);
         // The new entry is the youngest: it goes last, if at all.
         self.evict()
@@ -1191,6 +1223,52 @@ impl<K: Clone + Eq + std::hash::Hash> Cache<K> {
 mod tests {
     use super::*;
     use crate::crawl::Fetch;
+
+    /// An origin whose first URL more than `FEW_URLS` URLs of the batch
+    /// share gets matchers that scan in the one entry added for it; an
+    /// origin's lone URLs are judged by its rules, whose entry the
+    /// matchers replace at its URL past `FEW_URLS`.
+    #[test]
+    fn an_origin_with_urls_to_follow_is_added_to_the_cache_once() {
+        let mut set = FetchSet::new();
+        for host in ["a.com", "b.com"] {
+            let body = format!("User-agent: *\nDisallow: /{host}\n");
+            let body = body.into_bytes();
+            let fetch = Fetch { status: 200, body, ..Fetch::default() };
+            set.insert_host(host, fetch);
+        }
+        let agents = ["x".to_string()];
+        let (builder, policy) =
+            (MatcherBuilder::new(), FetchPolicy::default());
+        let judge =
+            CrawlJudge::new(set, policy, builder, &agents, Dialect::Rfc9309);
+        let (mut scratch, mut out) = (judge.scratch(), vec![]);
+        let mut judged = |url: &str, following: usize| {
+            let url = url.as_bytes();
+            let (located, _) = judge.locate(url, &mut vec![]);
+            judge.judge_located(
+                url,
+                located,
+                following,
+                &mut scratch,
+                &mut out,
+            );
+            let Located::Rules { compiled, .. } = located else {
+                panic!("{url:?} has rules");
+            };
+            let stored = judge.cache.cache.lock().unwrap().stored;
+            let built = judge.matchers(compiled).map(|m| m[0].strategy());
+            (out[0].allowed(), built, stored)
+        };
+        let (f, t) = (Some(false), Some(true));
+        let scan = Some("scan");
+        assert_eq!(judged("https://a.com/a.com", FEW_URLS), (f, scan, 1));
+        assert_eq!(judged("https://a.com/", FEW_URLS - 1), (t, scan, 1));
+        for n in 1..=FEW_URLS {
+            assert_eq!(judged("https://b.com/", 0), (t, None, 2), "URL {n}");
+        }
+        assert_eq!(judged("https://b.com/b.com", 0), (f, scan, 3));
+    }
 
     /// Files of a directory with equal bodies share one set of matchers,
     /// as fetches read whole do, though they are compared only when read.
