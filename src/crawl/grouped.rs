@@ -128,11 +128,18 @@ impl GroupedScratch {
             let changes =
                 self.locate_all(judge, len, &url, &mut ruled, &mut each);
             // One integer per URL, its group above its place, sorts faster
-            // than the URLs themselves.
+            // than the URLs themselves. Groups count from the first URL's,
+            // so that threads judging chunks of one log start their walks
+            // at different origins rather than all meeting each new origin
+            // at once and waiting for one of them to read it. (Groups a
+            // multiple of 2^32 apart would share a place: only the order
+            // of the walk, not a verdict, depends on it.)
+            let first = ruled.first().map_or(0, |r| r.group);
             let order = &mut self.order;
             order.clear();
             order.extend(ruled.iter().enumerate().map(|(k, r)| {
-                (r.group.min(u32::MAX as usize) as u64) << 32 | k as u64
+                let group = r.group.wrapping_sub(first) as u32;
+                (group as u64) << 32 | k as u64
             }));
             // Input order when the URLs that need one set of matchers come
             // in runs already: it changes matchers about as seldom as the
@@ -345,6 +352,40 @@ mod tests {
             |_, one, _| assert_eq!(one[0].allowed(), f),
         );
         assert_eq!(built("b.com"), Some("scan"));
+    }
+
+    /// A batch of mixed origins is judged origin by origin, starting
+    /// with its first URL's, so that threads judging parts of one log
+    /// begin at different origins.
+    #[test]
+    fn a_mixed_batch_starts_with_its_first_urls_origin() {
+        let mut set = FetchSet::new();
+        for host in ["a.com", "b.com", "c.com"] {
+            let body = format!("User-agent: *\nDisallow: /{host}\n");
+            let body = body.into_bytes();
+            set.insert_host(
+                host,
+                Fetch { status: 200, body, ..Fetch::default() },
+            );
+        }
+        let judge = judge(set, &["x"]);
+        for first in ["a.com", "b.com", "c.com"] {
+            let mut urls = vec![format!("https://{first}/")];
+            for i in 0..8 {
+                let host = ["c.com", "b.com", "a.com"][i % 3];
+                urls.push(format!("https://{host}/{i}"));
+            }
+            let mut hosts: Vec<&str> = vec![];
+            GroupedScratch::new(&judge).judge(
+                &judge,
+                urls.len(),
+                |i| Some(urls[i].as_bytes()),
+                |i, _, _| hosts.push(&urls[i][8..13]),
+            );
+            let mut runs = hosts.clone();
+            runs.dedup();
+            assert_eq!((runs.len(), runs[0]), (3, first), "{hosts:?}");
+        }
     }
 
     /// Grouped judging gives every URL the verdicts that judging it alone
