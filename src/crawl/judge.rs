@@ -4,9 +4,7 @@
 use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
-
-use arc_swap::ArcSwapOption;
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use super::hash::HashMap;
 use super::origin::origin_key;
@@ -909,25 +907,36 @@ impl CrawlJudge {
 }
 
 /// A judge's matchers by fetch index, bounded in bytes: every thread reads
-/// them without a lock, for an origin changes as often as a log's lines
-/// do; the lock is taken only to add matchers (each is built once) and
-/// to evict the oldest.
+/// a fetch's from its own slot, for an origin changes as often as a log's
+/// lines do; the cache's one lock is taken only to add matchers (each is
+/// built once) and to evict the oldest.
+///
+/// A slot is a read-write lock held only to clone or replace its entry:
+/// its reads are two atomic operations on the slot's own memory, and its
+/// writes, made under the cache's lock, touch nothing else. (A slot that
+/// readers share without any lock, as `arc-swap`'s, costs each write a
+/// walk over every thread's record of what it is reading, which at sixteen
+/// threads kept the cache's lock held long enough for the others to queue
+/// on it.)
 #[derive(Debug)]
 struct JudgeCache {
-    slots: Box<[ArcSwapOption<Entry>]>,
+    slots: Box<[RwLock<Option<Arc<Entry>>>]>,
     cache: Mutex<Cache<usize>>,
 }
 
 impl JudgeCache {
     fn new(fetches: usize, budget: usize) -> JudgeCache {
         JudgeCache {
-            slots: (0..fetches).map(|_| ArcSwapOption::empty()).collect(),
+            slots: (0..fetches).map(|_| RwLock::new(None)).collect(),
             cache: Mutex::new(Cache::new(budget, true)),
         }
     }
 
     fn get(&self, index: usize) -> Option<Arc<Entry>> {
-        self.slots.get(index)?.load_full()
+        // N.B. No thread panics while holding a slot's lock (it only
+        // clones or replaces an `Arc`), so a poisoned one is sound.
+        let slot = self.slots.get(index)?;
+        slot.read().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     /// Adds `entry` as [`Cache::insert`] does, and makes the slots agree
@@ -940,18 +949,27 @@ impl JudgeCache {
             .insert(index, entry)
             .into_iter()
             .filter_map(|gone| self.slots.get(gone))
-            .map(|slot| slot.swap(None))
+            .map(|slot| set(slot, None))
             .collect();
         let replaced = self
             .slots
             .get(index)
-            .and_then(|slot| slot.swap(cache.map.get(&index).cloned()));
+            .and_then(|slot| set(slot, cache.map.get(&index).cloned()));
         // The entries evicted or replaced are freed once the lock is let
         // go: an origin's rules and matchers are many small allocations,
         // and every thread adding matchers waits on this lock.
         drop(cache);
         drop((evicted, replaced));
     }
+}
+
+/// Puts `entry` in `slot` and returns what it held.
+fn set(
+    slot: &RwLock<Option<Arc<Entry>>>,
+    entry: Option<Arc<Entry>>,
+) -> Option<Arc<Entry>> {
+    let mut held = slot.write().unwrap_or_else(|e| e.into_inner());
+    std::mem::replace(&mut *held, entry)
 }
 
 /// Whether `engine` compiles (next to) nothing, so that scanning first
