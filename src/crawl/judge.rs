@@ -815,7 +815,15 @@ impl CrawlJudge {
             Entry::new(rules, None, body_len, Some(Arc::default()))
         };
         let entry = Arc::new(entry);
-        self.keep(index, &entry, key);
+        self.cache.insert(index, Arc::clone(&entry));
+        if let Some((cache, key)) = key {
+            // Scanning matchers stay with this judge, as in `scan`: the
+            // shared cache gets the rules (and their count) to build from.
+            match entry.stage() {
+                1 => cache.insert(key, &entry.rules_only()),
+                _ => cache.insert(key, &entry),
+            }
+        }
         entry
     }
 
@@ -1099,6 +1107,12 @@ impl Entry {
         Entry { rules, matchers, body_len, bytes, scanned }
     }
 
+    /// The entry's rules without its matchers, counted as before.
+    fn rules_only(&self) -> Entry {
+        let rules = Arc::clone(&self.rules);
+        Entry::new(rules, None, self.body_len, self.scanned.clone())
+    }
+
     /// Whether the matchers are compiled with the builder's engine.
     fn is_compiled(&self) -> bool {
         self.stage() == 2
@@ -1286,6 +1300,37 @@ mod tests {
             assert_eq!(judged("https://b.com/", 0), (t, None, 2), "URL {n}");
         }
         assert_eq!(judged("https://b.com/b.com", 0), (f, scan, 3));
+    }
+
+    /// An origin given scanning matchers at its first URL keeps them in
+    /// its judge's cache; the shared cache gets its rules alone, as when
+    /// the matchers come later, for other judges to build their own from.
+    #[test]
+    fn the_shared_cache_gets_rules_not_scanning_matchers() {
+        let body = b"User-agent: *\nDisallow: /a\n".to_vec();
+        let mut set = FetchSet::new();
+        let fetch =
+            Fetch { status: 200, body: body.clone(), ..Fetch::default() };
+        set.insert_host("a.com", fetch);
+        let cache = Arc::new(MatcherCache::new(1 << 20));
+        let agents = ["x".to_string()];
+        let (builder, policy) =
+            (MatcherBuilder::new(), FetchPolicy::default());
+        let judge =
+            CrawlJudge::new(set, policy, builder, &agents, Dialect::Rfc9309)
+                .with_shared_cache(Arc::clone(&cache));
+        let url = b"https://a.com/a";
+        let (located, _) = judge.locate(url, &mut vec![]);
+        let Located::Rules { compiled, .. } = located else {
+            panic!("a.com has rules");
+        };
+        let (mut scratch, mut out) = (judge.scratch(), vec![]);
+        judge.judge_located(url, located, FEW_URLS, &mut scratch, &mut out);
+        assert_eq!(out[0].allowed(), Some(false));
+        let built = judge.matchers(compiled).map(|m| m[0].strategy());
+        assert_eq!(built, Some("scan"));
+        // The rules stand for the body's bytes, and the key holds the body.
+        assert_eq!((cache.len(), cache.memory_usage()), (1, 2 * body.len()));
     }
 
     /// Files of a directory with equal bodies share one set of matchers,
