@@ -815,15 +815,7 @@ impl CrawlJudge {
             Entry::new(rules, None, body_len, Some(Arc::default()))
         };
         let entry = Arc::new(entry);
-        self.cache.insert(index, Arc::clone(&entry));
-        if let Some((cache, key)) = key {
-            // Scanning matchers stay with this judge, as in `scan`: the
-            // shared cache gets the rules (and their count) to build from.
-            match entry.stage() {
-                1 => cache.insert(key, &entry.rules_only()),
-                _ => cache.insert(key, &entry),
-            }
-        }
+        self.keep(index, &entry, key);
         entry
     }
 
@@ -1162,9 +1154,15 @@ impl MatcherCache {
         self.lock().map.get(key).cloned()
     }
 
+    /// Keeps `entry` under `key`, without scanning matchers: each judge
+    /// builds its own as cheaply, and the budget goes to rules and
+    /// compiled matchers.
     fn insert(&self, key: SharedKey, entry: &Entry) {
-        let entry =
-            Entry { bytes: entry.bytes + key.body.len(), ..entry.clone() };
+        let kept = match entry.stage() {
+            1 => entry.rules_only(),
+            _ => entry.clone(),
+        };
+        let entry = Entry { bytes: kept.bytes + key.body.len(), ..kept };
         self.lock().insert(key, Arc::new(entry));
     }
 
