@@ -7,6 +7,7 @@ use super::judge::{CrawlJudge, CrawlScratch, CrawlVerdict, Located};
 use super::origin::{raw_authority, same_authority};
 use crate::prefetch::prefetch;
 use crate::rules::RuleSet;
+use smallvec::SmallVec;
 use std::sync::Arc;
 
 /// URLs are judged in input order when they come in runs of this many
@@ -15,11 +16,17 @@ use std::sync::Arc;
 const SORT_BELOW_RUN: usize = 4;
 
 /// The most authorities remembered where the verdicts come from; past it,
-/// all are forgotten and remembering starts again. Each costs about 80
-/// bytes (about 21 MB per thread at most); in a log in random host order
-/// with more hosts than this, most URLs are located again from their
-/// bytes, so it is sized for a few hundred thousand hosts.
-const MAX_REMEMBERED: usize = 1 << 18;
+/// all are forgotten and remembering starts again. In a log in random host
+/// order with more hosts than this, most URLs are located again from their
+/// bytes, so it is sized for a couple of hundred thousand hosts: 7/8 of
+/// 2^18, the most a table of 2^18 places holds before it doubles, at about
+/// 65 bytes a place (17 MB per thread at most).
+const MAX_REMEMBERED: usize = (1 << 18) / 8 * 7;
+
+/// A remembered authority: kept in the table's own place when it is short,
+/// as nearly every real one is, so that finding it reads one place rather
+/// than a place and then the key it points to.
+type AuthorityKey = SmallVec<[u8; 32]>;
 
 /// How far ahead of the URL being judged a sorted batch's URLs are asked
 /// for: their bytes this many URLs ahead, their records twice as far;
@@ -36,7 +43,7 @@ pub struct GroupedScratch {
     /// Where the verdicts of a URL come from, by its raw authority: input
     /// in random host order parses each origin once per thread, not once
     /// per URL.
-    remembered: HashMap<Box<[u8]>, Located>,
+    remembered: HashMap<AuthorityKey, Located>,
     /// The allocation of the last batch's [`Ruled`] URLs, kept empty.
     ruled: Vec<Ruled<'static>>,
     /// The judging order: per URL of `ruled`, its group above its place.
@@ -228,7 +235,10 @@ impl GroupedScratch {
                                 if remembered.len() >= MAX_REMEMBERED {
                                     remembered.clear();
                                 }
-                                remembered.insert(authority.into(), located);
+                                remembered.insert(
+                                    AuthorityKey::from(authority),
+                                    located,
+                                );
                                 located
                             }
                         };
@@ -389,6 +399,39 @@ mod tests {
             runs.dedup();
             assert_eq!((runs.len(), runs[0]), (3, first), "{hosts:?}");
         }
+    }
+
+    /// Authorities longer than a key holds in place are remembered whole:
+    /// two hosts that differ only past that length keep their own rules,
+    /// in a batch and in the next one.
+    #[test]
+    fn long_authorities_are_remembered_whole() {
+        let long = "a".repeat(AuthorityKey::new().inline_size() + 8);
+        let hosts = [format!("{long}.one.com"), format!("{long}.two.com")];
+        let mut set = FetchSet::new();
+        for (host, body) in hosts.iter().zip(["Disallow: /", "Allow: /"]) {
+            let body = format!("User-agent: *\n{body}\n").into_bytes();
+            set.insert_host(
+                host,
+                Fetch { status: 200, body, ..Fetch::default() },
+            );
+        }
+        let judge = judge(set, &["x"]);
+        let urls: Vec<String> =
+            (0..8).map(|i| format!("https://{}/p", hosts[i % 2])).collect();
+        let mut grouped = GroupedScratch::new(&judge);
+        for _ in 0..2 {
+            let mut got = vec![None; urls.len()];
+            grouped.judge(
+                &judge,
+                urls.len(),
+                |i| Some(urls[i].as_bytes()),
+                |i, one, _| got[i] = one[0].allowed(),
+            );
+            let want: Vec<_> = (0..8).map(|i| Some(i % 2 == 1)).collect();
+            assert_eq!(got, want);
+        }
+        assert_eq!(grouped.remembered.len(), 2);
     }
 
     /// Grouped judging gives every URL the verdicts that judging it alone
