@@ -401,6 +401,15 @@ mod tests {
         }
     }
 
+    /// A remembered authority and where it leads take 64 bytes (a place
+    /// of the map, besides its control byte), as `MAX_REMEMBERED`'s memory
+    /// bound counts.
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn a_remembered_authority_takes_64_bytes() {
+        assert_eq!(std::mem::size_of::<(AuthorityKey, Located)>(), 64);
+    }
+
     /// Authorities longer than a key holds in place are remembered whole:
     /// two hosts that differ only past that length keep their own rules,
     /// in a batch and in the next one.
