@@ -277,6 +277,18 @@ mod tests {
     use crate::crawl::{Fetch, FetchPolicy, FetchSet};
     use crate::{Dialect, MatcherBuilder};
 
+    /// A set of hosts that each served its body with status 200.
+    fn served<H: AsRef<str>>(
+        bodies: impl IntoIterator<Item = (H, Vec<u8>)>,
+    ) -> FetchSet {
+        let mut set = FetchSet::new();
+        for (host, body) in bodies {
+            let fetch = Fetch { status: 200, body, ..Fetch::default() };
+            set.insert_host(host.as_ref(), fetch);
+        }
+        set
+    }
+
     /// A judge of `set` for `agents`, with the default policy and builder.
     fn judge(set: FetchSet, agents: &[&str]) -> CrawlJudge {
         let agents: Vec<String> =
@@ -315,16 +327,11 @@ mod tests {
     /// more.
     #[test]
     fn matchers_are_built_when_an_origins_urls_follow() {
-        let mut set = FetchSet::new();
-        for host in ["a.com", "b.com"] {
-            let body = b"User-agent: *\nDisallow: /a\nAllow: /a/b\n".to_vec();
-            // Unequal bodies, so that the hosts share no matchers.
-            let body = [body, host.as_bytes().to_vec()].concat();
-            set.insert_host(
-                host,
-                Fetch { status: 200, body, ..Fetch::default() },
-            );
-        }
+        // Unequal bodies, so that the hosts share no matchers.
+        let set = served(["a.com", "b.com"].map(|host| {
+            let body = b"User-agent: *\nDisallow: /a\nAllow: /a/b\n";
+            (host, [&body[..], host.as_bytes()].concat())
+        }));
         let judge = judge(set, &["x"]);
         let built = |host: &str| {
             let url = format!("https://{host}/");
@@ -372,15 +379,9 @@ mod tests {
     /// begin at different origins.
     #[test]
     fn a_mixed_batch_starts_with_its_first_urls_origin() {
-        let mut set = FetchSet::new();
-        for host in ["a.com", "b.com", "c.com"] {
-            let body = format!("User-agent: *\nDisallow: /{host}\n");
-            let body = body.into_bytes();
-            set.insert_host(
-                host,
-                Fetch { status: 200, body, ..Fetch::default() },
-            );
-        }
+        let set = served(["a.com", "b.com", "c.com"].map(|host| {
+            (host, format!("User-agent: *\nDisallow: /{host}\n").into_bytes())
+        }));
         let judge = judge(set, &["x"]);
         for first in ["a.com", "b.com", "c.com"] {
             let mut urls = vec![format!("https://{first}/")];
@@ -417,14 +418,9 @@ mod tests {
     fn long_authorities_are_remembered_whole() {
         let long = "a".repeat(AuthorityKey::new().inline_size() + 8);
         let hosts = [format!("{long}.one.com"), format!("{long}.two.com")];
-        let mut set = FetchSet::new();
-        for (host, body) in hosts.iter().zip(["Disallow: /", "Allow: /"]) {
-            let body = format!("User-agent: *\n{body}\n").into_bytes();
-            set.insert_host(
-                host,
-                Fetch { status: 200, body, ..Fetch::default() },
-            );
-        }
+        let set = served(hosts.iter().zip(["Disallow: /", "Allow: /"]).map(
+            |(host, body)| (host, format!("User-agent: *\n{body}\n").into()),
+        ));
         let judge = judge(set, &["x"]);
         let urls: Vec<String> =
             (0..8).map(|i| format!("https://{}/p", hosts[i % 2])).collect();
@@ -448,19 +444,14 @@ mod tests {
     /// skipped.
     #[test]
     fn grouped_verdicts_equal_one_by_one() {
-        let mut set = FetchSet::new();
-        for (host, body) in [
-            ("a.com", "User-agent: *\nDisallow: /a\n"),
-            ("b.com", "User-agent: *\nAllow: /a\nDisallow: /\n"),
-            ("c.com", "User-agent: x\nDisallow: /\n"),
-        ] {
-            let fetch = Fetch {
-                status: 200,
-                body: body.as_bytes().to_vec(),
-                ..Fetch::default()
-            };
-            set.insert_host(host, fetch);
-        }
+        let mut set = served(
+            [
+                ("a.com", "User-agent: *\nDisallow: /a\n"),
+                ("b.com", "User-agent: *\nAllow: /a\nDisallow: /\n"),
+                ("c.com", "User-agent: x\nDisallow: /\n"),
+            ]
+            .map(|(host, body)| (host, body.as_bytes().to_vec())),
+        );
         set.insert_host("d.com", Fetch { status: 503, ..Fetch::default() });
         let judge = judge(set, &["x", "y"]);
         let mut urls: Vec<Option<String>> = vec![];
