@@ -234,7 +234,8 @@ impl MatcherBuilder {
             engine.memory_usage()
         );
         drop(patterns);
-        Matcher { rules, engine, pattern_rule }
+        let unruled = Unruled::of(&rules);
+        Matcher { rules, unruled, engine, pattern_rule }
     }
 }
 
@@ -355,7 +356,7 @@ impl RuleSet {
     /// assert!(rules.verdict_path(path).is_allowed());
     /// ```
     pub fn verdict_path(&self, path: &[u8]) -> Verdict {
-        if let Some(v) = verdict_without_rules(self, path) {
+        if let Some(v) = Unruled::of(self).verdict(path) {
             return v;
         }
         let dialect = self.dialect();
@@ -383,22 +384,39 @@ impl RuleSet {
     }
 }
 
-/// The verdict for `path` when no rule of `rules` can decide it: the
-/// implicit `/robots.txt` of RFC 9309 and the 1996 draft, or no group.
-#[inline]
-fn verdict_without_rules(rules: &RuleSet, path: &[u8]) -> Option<Verdict> {
-    if matches!(rules.dialect(), Dialect::Rfc9309 | Dialect::Draft1996)
-        && path == b"/robots.txt"
-    {
-        return Some(Verdict {
-            allowed: true,
-            reason: Reason::ImplicitRobotsTxt,
-        });
+/// What decides a path before any rule does: the dialect (whose implicit
+/// `/robots.txt` RFC 9309 and the 1996 draft allow) and whether an agent's
+/// group was found.
+#[derive(Clone, Copy, Debug)]
+struct Unruled {
+    dialect: Dialect,
+    no_group: bool,
+}
+
+impl Unruled {
+    fn of(rules: &RuleSet) -> Unruled {
+        Unruled {
+            dialect: rules.dialect(),
+            no_group: *rules.group() == GroupMatch::None,
+        }
     }
-    if *rules.group() == GroupMatch::None {
-        return Some(Verdict { allowed: true, reason: Reason::NoGroup });
+
+    /// The verdict for `path` when no rule can decide it.
+    #[inline]
+    fn verdict(self, path: &[u8]) -> Option<Verdict> {
+        if matches!(self.dialect, Dialect::Rfc9309 | Dialect::Draft1996)
+            && path == b"/robots.txt"
+        {
+            return Some(Verdict {
+                allowed: true,
+                reason: Reason::ImplicitRobotsTxt,
+            });
+        }
+        if self.no_group {
+            return Some(Verdict { allowed: true, reason: Reason::NoGroup });
+        }
+        None
     }
-    None
 }
 
 /// The rules that apply to one agent, compiled: give it URLs, get verdicts.
@@ -408,6 +426,10 @@ fn verdict_without_rules(rules: &RuleSet, path: &[u8]) -> Option<Verdict> {
 #[derive(Clone, Debug)]
 pub struct Matcher {
     rules: Arc<RuleSet>,
+    /// Read from `rules` once, so that a verdict reads the matcher and
+    /// not the rules: a crawl log in random host order meets each
+    /// matcher afresh, and the rules are one more load from memory.
+    unruled: Unruled,
     engine: Engine,
     /// For each engine pattern ID, the index of its rule and whether the
     /// rule allows.
@@ -442,7 +464,7 @@ impl Matcher {
 
     /// The dialect the matcher was compiled for.
     pub fn dialect(&self) -> Dialect {
-        self.rules.dialect()
+        self.unruled.dialect
     }
 
     /// The group the rules come from.
@@ -495,7 +517,7 @@ impl Matcher {
     #[inline]
     pub fn verdict(&self, url: &[u8], scratch: &mut Scratch) -> Verdict {
         let Scratch { path, engine } = scratch;
-        let path = self.rules.dialect().path(url, path);
+        let path = self.unruled.dialect.path(url, path);
         self.decide(path, engine)
     }
 
@@ -509,8 +531,8 @@ impl Matcher {
     ) -> Verdict {
         let Scratch { path, engine } = scratch;
         let path = self
-            .rules
-            .dialect()
+            .unruled
+            .dialect
             .path_of(line.path, line.flags, line.short, path);
         self.decide(path, engine)
     }
@@ -544,7 +566,7 @@ impl Matcher {
     /// ([`RuleSet::verdict_path`] decides on the same terms without one).
     #[inline]
     fn decide(&self, path: &[u8], engine: &mut EngineScratch) -> Verdict {
-        if let Some(v) = verdict_without_rules(&self.rules, path) {
+        if let Some(v) = self.unruled.verdict(path) {
             return v;
         }
         match self.engine.find(path, engine) {
@@ -566,7 +588,7 @@ mod tests {
     /// random files whose rules tie in length (allow against disallow, and
     /// equal patterns on several lines), hold wildcards, anchors, empty
     /// values and Google's `index.html` directories, for agents that name a
-    /// group, fall back to `*`, or find none.
+    /// group, fall back to `*`, or find none, and for `/robots.txt`.
     #[test]
     fn rule_set_verdicts_are_the_built_matchers() {
         let mut rng = crate::testing::xorshift(0x9E37_79B9_7F4A_7C15u64);
@@ -593,8 +615,12 @@ mod tests {
                 }
             }
             let robots = Robots::parse(body.as_bytes());
-            let paths: Vec<String> =
+            // And the path that RFC 9309 and the 1996 draft allow whatever
+            // the rules, which the matcher tells from its own copy of the
+            // rules' dialect.
+            let mut paths: Vec<String> =
                 (0..12).map(|_| format!("/{}", pattern(&mut next))).collect();
+            paths.push("/robots.txt".into());
             for dialect in [
                 Dialect::Rfc9309,
                 Dialect::Google,
