@@ -21,9 +21,12 @@
 //! nearly every prefix's). A path is tried, in priority order, against the
 //! patterns in its two buckets and those too short to index: in real
 //! files, many rules share a directory, so the first 8 bytes tell them
-//! apart where the second byte does not. And each wildcard tail carries
-//! the set of bytes its literals hold: a path without one of them skips
-//! the search.
+//! apart where the second byte does not. The patterns are kept bucket by
+//! bucket, each with its place in priority order, so that a path reads
+//! its buckets' patterns where they lie rather than through a list of
+//! their places (in a crawl log in random host order, each such read is
+//! a load from memory). And each wildcard tail carries the set of bytes
+//! its literals hold: a path without one of them skips the search.
 
 use super::pattern::{
     byte_set, canonical_tail, follows, split, Bare, Pattern, Rest, NONE,
@@ -40,21 +43,14 @@ pub(crate) struct ScanEngine {
     /// For each literal of a tail, the offset of its rarest byte (what a
     /// search looks for first); 0 for prefixes.
     rares: Vec<u8>,
-    /// In priority order.
+    /// In priority order, or with an index, bucket by bucket (each
+    /// bucket in priority order).
     entries: Vec<Entry>,
-    /// Which entries a path may match, by how it starts (absent for a few
-    /// entries, which are all tried).
-    index: Option<Index>,
-}
-
-/// The entries in buckets by what a path must start with to match them,
-/// each bucket's ids ascending.
-#[derive(Clone, Debug)]
-struct Index {
-    /// The `BUCKETS + 1` bounds of the buckets, then the ids: bucket `b` is
-    /// `ids[ids[b]..ids[b + 1]]` (in one allocation, as crawl mode builds
-    /// one index for nearly every host of a log).
-    ids: Vec<u32>,
+    /// With an index (for more than a few entries, else empty), the
+    /// `BUCKETS + 1` bounds of the buckets in `entries`: bucket `b` is
+    /// `entries[bounds[b]..bounds[b + 1]]`, the entries a path may match
+    /// by how it starts.
+    bounds: Vec<u32>,
 }
 
 /// Buckets of prefixes of 8 bytes or more (by a hash of those), then of
@@ -69,37 +65,64 @@ const SHORT_BUCKET: usize = BUCKETS - 1;
 /// list costs little to scan, and most hosts of a log have few rules.
 const INDEX_FROM: usize = 12;
 
+/// A pattern, in 32 bytes (two to a cache line).
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     /// The prefix's first 8 bytes (fewer when it is shorter; zeros after
-    /// them) as a little-endian word, and the mask of those bytes.
+    /// them) as a little-endian word.
     ///
-    /// A path's first word, masked, rules out most patterns without a call
-    /// to compare the prefixes.
+    /// A path's first word, masked to the prefix's length, rules out most
+    /// patterns without a call to compare the prefixes.
     head: u64,
-    mask: u64,
+    /// The bytes of the tail's literals, as `byte_set` gives them: a path
+    /// whose set lacks one cannot hold them all.
+    needs: u64,
+    /// The pattern's place in priority order (what `find` returns).
+    id: u32,
     /// The prefix's length.
     len: u32,
     /// The prefix's index in `ends`; the tail's literals follow it.
     prefix: u32,
-    /// How many tail literals (0 for a prefix pattern).
-    literals: u32,
-    kind: Kind,
-    /// The bytes of the tail's literals, as `byte_set` gives them: a path
-    /// whose set lacks one cannot hold them all.
-    needs: u64,
+    /// How many tail literals (0 for a prefix pattern) above the
+    /// [`Kind`] in the low two bits: a pattern has fewer literals than
+    /// bytes, so the count fits with room to spare.
+    tail: u32,
+}
+
+impl Entry {
+    fn kind(&self) -> Kind {
+        match self.tail & 3 {
+            0 => Kind::Prefix,
+            1 => Kind::Exact,
+            2 => Kind::Tail,
+            _ => Kind::TailEnd,
+        }
+    }
+
+    fn literals(&self) -> u32 {
+        self.tail >> 2
+    }
+
+    /// The mask of the prefix's bytes in [`Entry::head`].
+    fn mask(&self) -> u64 {
+        match self.len {
+            0..=7 => (1u64 << (8 * self.len)) - 1,
+            _ => u64::MAX,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
+#[repr(u32)]
 enum Kind {
     /// The prefix alone: every path that starts with it.
-    Prefix,
+    Prefix = 0,
     /// The prefix and `$`: the path that is the prefix.
-    Exact,
+    Exact = 1,
     /// The prefix, then the literals in order.
-    Tail,
+    Tail = 2,
     /// The prefix, then the literals in order, the last ending the path.
-    TailEnd,
+    TailEnd = 3,
 }
 
 impl ScanEngine {
@@ -117,9 +140,9 @@ impl ScanEngine {
             ends: Vec::with_capacity(patterns.len()),
             rares: Vec::with_capacity(patterns.len()),
             entries: Vec::with_capacity(patterns.len()),
-            index: None,
+            bounds: vec![],
         };
-        for p in patterns {
+        for (id, p) in patterns.iter().enumerate() {
             let (prefix, rest) = split(p);
             let at = engine.push(prefix, 0);
             let mut needs = 0;
@@ -143,22 +166,50 @@ impl ScanEngine {
                     (kind, n)
                 }
             };
-            let (head, mask) = word_and_mask(prefix);
-            let len = prefix.len() as u32;
+            debug_assert!(literals < 1 << 30);
             engine.entries.push(Entry {
-                head,
-                mask,
-                len,
-                prefix: at,
-                literals,
-                kind,
+                head: word_and_mask(prefix).0,
                 needs,
+                id: id as u32,
+                len: prefix.len() as u32,
+                prefix: at,
+                tail: literals << 2 | kind as u32,
             });
         }
         if engine.entries.len() > min {
-            engine.index = Some(Index::new(&engine.entries));
+            engine.index();
         }
         engine
+    }
+
+    /// Puts the entries in buckets by what a path must start with to
+    /// match them, each bucket in priority order.
+    fn index(&mut self) {
+        let bucket = |e: &Entry| match e.len {
+            0 | 1 => SHORT_BUCKET,
+            2..=7 => second_bucket((e.head >> 8) as u8),
+            _ => word_bucket(e.head),
+        };
+        // A counting sort: each bucket's size, then where it ends, then
+        // the entries placed from the last down, so that each bucket is in
+        // priority order and its bound falls back to where it starts.
+        let mut bounds = vec![0u32; BUCKETS + 1];
+        for e in &self.entries {
+            bounds[bucket(e)] += 1;
+        }
+        let mut end = 0;
+        for bound in &mut bounds {
+            end += *bound;
+            *bound = end;
+        }
+        let mut sorted = self.entries.clone();
+        for e in self.entries.iter().rev() {
+            let b = bucket(e);
+            bounds[b] -= 1;
+            sorted[bounds[b] as usize] = *e;
+        }
+        self.entries = sorted;
+        self.bounds = bounds;
     }
 
     /// Appends a literal and the offset of its rarest byte (at most 255);
@@ -180,26 +231,28 @@ impl ScanEngine {
         self.bytes.len()
             + self.ends.len() * 5
             + self.entries.len() * std::mem::size_of::<Entry>()
-            + self.index.as_ref().map_or(0, Index::memory_usage)
+            + self.bounds.len() * 4
     }
 
     /// The first pattern (in priority order) that matches a prefix of
     /// `path`, or `NONE`.
     pub(crate) fn find(&self, path: &[u8]) -> u32 {
         let mut path = Path::new(path);
-        let Some(index) = &self.index else {
-            return (0..self.entries.len() as u32)
-                .find(|&id| self.matches(id, &mut path))
-                .unwrap_or(NONE);
-        };
-        // Three ascending lists, merged: priority order.
-        let mut lists = index.buckets_of(&path);
+        if self.bounds.is_empty() {
+            return self
+                .entries
+                .iter()
+                .find(|e| self.matches(e, &mut path))
+                .map_or(NONE, |e| e.id);
+        }
+        // Three lists in priority order, merged.
+        let mut lists = self.buckets_of(&path);
         loop {
             let mut first = (NONE, 0);
             for (k, list) in lists.iter().enumerate() {
-                if let Some(&id) = list.first() {
-                    if id < first.0 {
-                        first = (id, k);
+                if let Some(e) = list.first() {
+                    if e.id < first.0 {
+                        first = (e.id, k);
                     }
                 }
             }
@@ -207,39 +260,58 @@ impl ScanEngine {
             if id == NONE {
                 return NONE;
             }
+            let e = &lists[k][0];
             lists[k] = &lists[k][1..];
-            if self.matches(id, &mut path) {
+            if self.matches(e, &mut path) {
                 return id;
             }
         }
     }
 
-    /// Whether entry `id` matches a prefix of the path.
+    /// The three buckets whose entries may match `path`: those of its
+    /// first 8 bytes, of its second byte, and of short prefixes.
+    fn buckets_of(&self, path: &Path<'_>) -> [&[Entry]; 3] {
+        let n = path.bytes.len();
+        [
+            if n >= 8 { self.bucket(word_bucket(path.word)) } else { &[] },
+            if n >= 2 {
+                self.bucket(second_bucket(path.bytes[1]))
+            } else {
+                &[]
+            },
+            self.bucket(SHORT_BUCKET),
+        ]
+    }
+
+    fn bucket(&self, b: usize) -> &[Entry] {
+        &self.entries[self.bounds[b] as usize..self.bounds[b + 1] as usize]
+    }
+
+    /// Whether entry `e` matches a prefix of the path.
     #[inline(always)]
-    fn matches(&self, id: u32, path: &mut Path<'_>) -> bool {
-        let e = &self.entries[id as usize];
+    fn matches(&self, e: &Entry, path: &mut Path<'_>) -> bool {
         let len = e.len as usize;
         let bytes = path.bytes;
-        if path.word & e.mask != e.head || bytes.len() < len {
+        if path.word & e.mask() != e.head || bytes.len() < len {
             return false;
         }
         if len > 8 && bytes[8..len] != self.literal(e.prefix)[8..] {
             return false;
         }
         let rest = &bytes[len..];
-        match e.kind {
+        match e.kind() {
             Kind::Prefix => true,
             Kind::Exact => rest.is_empty(),
             Kind::Tail | Kind::TailEnd => {
                 if e.needs & !path.byte_set() != 0 {
                     return false;
                 }
-                let literals =
-                    (e.prefix + 1..e.prefix + 1 + e.literals).map(|i| Bare {
+                let literals = (e.prefix + 1..e.prefix + 1 + e.literals())
+                    .map(|i| Bare {
                         bytes: self.literal(i),
                         rare: usize::from(self.rares[i as usize]),
                     });
-                follows(rest, 0, literals, e.kind == Kind::TailEnd)
+                follows(rest, 0, literals, e.kind() == Kind::TailEnd)
             }
         }
     }
@@ -264,59 +336,6 @@ impl<'p> Path<'p> {
     }
 }
 
-impl Index {
-    fn new(entries: &[Entry]) -> Index {
-        let bucket = |e: &Entry| match e.len {
-            0 | 1 => SHORT_BUCKET,
-            2..=7 => second_bucket((e.head >> 8) as u8),
-            _ => word_bucket(e.head),
-        };
-        // A counting sort: each bucket's size, then where it ends, then
-        // the ids placed from the last down, so that each bucket is
-        // ascending and its bound falls back to where it starts.
-        let bounds = BUCKETS + 1;
-        let mut ids = vec![0u32; bounds + entries.len()];
-        for e in entries {
-            ids[bucket(e)] += 1;
-        }
-        let mut end = bounds as u32;
-        for bound in &mut ids[..bounds] {
-            end += *bound;
-            *bound = end;
-        }
-        for (i, e) in entries.iter().enumerate().rev() {
-            let b = bucket(e);
-            ids[b] -= 1;
-            let at = ids[b] as usize;
-            ids[at] = i as u32;
-        }
-        Index { ids }
-    }
-
-    /// The three buckets whose entries may match `path`: those of its
-    /// first 8 bytes, of its second byte, and of short prefixes.
-    fn buckets_of(&self, path: &Path<'_>) -> [&[u32]; 3] {
-        let n = path.bytes.len();
-        [
-            if n >= 8 { self.bucket(word_bucket(path.word)) } else { &[] },
-            if n >= 2 {
-                self.bucket(second_bucket(path.bytes[1]))
-            } else {
-                &[]
-            },
-            self.bucket(SHORT_BUCKET),
-        ]
-    }
-
-    fn bucket(&self, b: usize) -> &[u32] {
-        &self.ids[self.ids[b] as usize..self.ids[b + 1] as usize]
-    }
-
-    fn memory_usage(&self) -> usize {
-        self.ids.len() * 4
-    }
-}
-
 /// The bucket of the prefixes that start with the 8 bytes of `word`.
 fn word_bucket(word: u64) -> usize {
     // The top bits of a multiplicative hash.
@@ -335,6 +354,11 @@ mod tests {
     use super::*;
     use crate::engine::naive::{glob_matches_prefix, NaiveScratch};
     use crate::engine::Syntax;
+
+    #[test]
+    fn an_entry_takes_half_a_cache_line() {
+        assert_eq!(std::mem::size_of::<Entry>(), 32);
+    }
 
     #[test]
     fn prefixes_of_every_length_around_a_word() {
@@ -395,8 +419,8 @@ mod tests {
             }
             let indexed = ScanEngine::indexed_from(&patterns, 0);
             let plain = ScanEngine::indexed_from(&patterns, usize::MAX);
-            assert!(patterns.is_empty() || indexed.index.is_some());
-            assert!(plain.index.is_none());
+            assert!(patterns.is_empty() || !indexed.bounds.is_empty());
+            assert!(plain.bounds.is_empty());
             for _ in 0..20 {
                 let len = next(16);
                 let mut path: Vec<u8> =
