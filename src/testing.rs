@@ -1,5 +1,7 @@
 //! What the crate's tests share.
 
+use crate::crawl::{Fetch, FetchSet};
+
 /// A xorshift64 generator from `seed`: the random inputs of the tests,
 /// the same on every run, so that a failure can be replayed.
 pub(crate) fn xorshift(seed: u64) -> impl FnMut() -> u64 {
@@ -10,4 +12,16 @@ pub(crate) fn xorshift(seed: u64) -> impl FnMut() -> u64 {
         state ^= state << 17;
         state
     }
+}
+
+/// A set of hosts that each served its body with status 200.
+pub(crate) fn served<H: AsRef<str>>(
+    bodies: impl IntoIterator<Item = (H, Vec<u8>)>,
+) -> FetchSet {
+    let mut set = FetchSet::new();
+    for (host, body) in bodies {
+        let fetch = Fetch { status: 200, body, ..Fetch::default() };
+        set.insert_host(host.as_ref(), fetch);
+    }
+    set
 }

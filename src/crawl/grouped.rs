@@ -275,18 +275,23 @@ impl GroupedScratch {
 mod tests {
     use super::*;
     use crate::crawl::{Fetch, FetchPolicy, FetchSet};
+    use crate::testing::served;
     use crate::{Dialect, MatcherBuilder};
 
-    /// A set of hosts that each served its body with status 200.
-    fn served<H: AsRef<str>>(
-        bodies: impl IntoIterator<Item = (H, Vec<u8>)>,
-    ) -> FetchSet {
-        let mut set = FetchSet::new();
-        for (host, body) in bodies {
-            let fetch = Fetch { status: 200, body, ..Fetch::default() };
-            set.insert_host(host.as_ref(), fetch);
-        }
-        set
+    /// The first agent's verdict for each of `urls`, judged in one batch.
+    fn allowed<U: AsRef<str>>(
+        grouped: &mut GroupedScratch,
+        judge: &CrawlJudge,
+        urls: &[U],
+    ) -> Vec<Option<bool>> {
+        let mut got = vec![None; urls.len()];
+        grouped.judge(
+            judge,
+            urls.len(),
+            |i| Some(urls[i].as_ref().as_bytes()),
+            |i, one, _| got[i] = one[0].allowed(),
+        );
+        got
     }
 
     /// A judge of `set` for `agents`, with the default policy and builder.
@@ -354,13 +359,7 @@ mod tests {
             "https://a.com/a/x",
         ];
         let mut grouped = GroupedScratch::new(&judge);
-        let mut got = vec![None; urls.len()];
-        grouped.judge(
-            &judge,
-            urls.len(),
-            |i| Some(urls[i].as_bytes()),
-            |i, one, _| got[i] = one[0].allowed(),
-        );
+        let got = allowed(&mut grouped, &judge, &urls);
         let (f, t) = (Some(false), Some(true));
         assert_eq!(got, [f, t, t, t, t, f, f]);
         assert_eq!((built("a.com"), built("b.com")), (Some("scan"), None));
@@ -426,15 +425,8 @@ mod tests {
             (0..8).map(|i| format!("https://{}/p", hosts[i % 2])).collect();
         let mut grouped = GroupedScratch::new(&judge);
         for _ in 0..2 {
-            let mut got = vec![None; urls.len()];
-            grouped.judge(
-                &judge,
-                urls.len(),
-                |i| Some(urls[i].as_bytes()),
-                |i, one, _| got[i] = one[0].allowed(),
-            );
             let want: Vec<_> = (0..8).map(|i| Some(i % 2 == 1)).collect();
-            assert_eq!(got, want);
+            assert_eq!(allowed(&mut grouped, &judge, &urls), want);
         }
         assert_eq!(grouped.remembered.len(), 2);
     }
