@@ -1253,6 +1253,7 @@ impl<K: Clone + Eq + std::hash::Hash> Cache<K> {
 mod tests {
     use super::*;
     use crate::crawl::Fetch;
+    use crate::testing::served;
 
     /// An origin whose first URL more than `FEW_URLS` URLs of the batch
     /// share gets matchers that scan in the one entry added for it; an
@@ -1260,13 +1261,9 @@ mod tests {
     /// matchers replace at its URL past `FEW_URLS`.
     #[test]
     fn an_origin_with_urls_to_follow_is_added_to_the_cache_once() {
-        let mut set = FetchSet::new();
-        for host in ["a.com", "b.com"] {
-            let body = format!("User-agent: *\nDisallow: /{host}\n");
-            let body = body.into_bytes();
-            let fetch = Fetch { status: 200, body, ..Fetch::default() };
-            set.insert_host(host, fetch);
-        }
+        let set = served(["a.com", "b.com"].map(|host| {
+            (host, format!("User-agent: *\nDisallow: /{host}\n").into_bytes())
+        }));
         let agents = ["x".to_string()];
         let (builder, policy) =
             (MatcherBuilder::new(), FetchPolicy::default());
@@ -1306,10 +1303,7 @@ mod tests {
     #[test]
     fn the_shared_cache_gets_rules_not_scanning_matchers() {
         let body = b"User-agent: *\nDisallow: /a\n".to_vec();
-        let mut set = FetchSet::new();
-        let fetch =
-            Fetch { status: 200, body: body.clone(), ..Fetch::default() };
-        set.insert_host("a.com", fetch);
+        let set = served([("a.com", body.clone())]);
         let cache = Arc::new(MatcherCache::new(1 << 20));
         let agents = ["x".to_string()];
         let (builder, policy) =
