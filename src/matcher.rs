@@ -4,6 +4,7 @@ use crate::dialect::Dialect;
 use crate::engine::{
     Engine, EngineKind, EngineScratch, Limits, Pattern, Syntax,
 };
+use crate::prefetch::Region;
 use crate::robots::{Robots, MAX_LINE_LEN};
 use crate::rules::{GroupMatch, Rule, RuleSet, Rules};
 use crate::url::lines::UrlLine;
@@ -521,6 +522,13 @@ impl Matcher {
     /// Heap bytes of the compiled automaton.
     pub fn memory_usage(&self) -> usize {
         self.engine.memory_usage()
+    }
+
+    /// The memory a verdict reads past the matcher itself, for a
+    /// prefetch.
+    pub(crate) fn regions(&self, each: &mut dyn FnMut(Region)) {
+        self.engine.regions(each);
+        each(Region::of(&self.pattern_rule));
     }
 
     /// The verdict for one URL line (an absolute URL, or a path, or

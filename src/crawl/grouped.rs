@@ -160,19 +160,33 @@ impl GroupedScratch {
             }
             let place = |k: usize| order.get(k).map(|&o| o as u32 as usize);
             let group = |k: usize| order[k] >> 32;
+            // The index of the fetch whose matchers judge the URL at `k`:
+            // its group (wrong for groups 2^32 apart, which only makes a
+            // prefetch miss).
+            let fetch = |k: usize| first.wrapping_add(group(k) as usize);
             // Where the run of URLs that need the current rules ends.
             let mut run_end = 0;
             for k in 0..order.len() {
                 // Sorted URLs are scattered over the batch: each is asked
                 // for before it is judged, its place first, then its
-                // bytes. (In input order, the CPU's own prefetchers see
-                // them coming.)
+                // bytes; and at the first URL of each group, the place
+                // where its matchers are found, then the matchers. (In
+                // input order, the CPU's own prefetchers see the URLs
+                // coming, and a group's matchers serve a run of them.)
                 if sorted {
-                    if let Some(far) = place(k + 2 * PREFETCH_AHEAD) {
-                        prefetch(std::slice::from_ref(&ruled[far]));
+                    let far = k + 2 * PREFETCH_AHEAD;
+                    if let Some(at) = place(far) {
+                        prefetch(std::slice::from_ref(&ruled[at]));
+                        if group(far) != group(far - 1) {
+                            judge.prefetch_place(fetch(far));
+                        }
                     }
-                    if let Some(near) = place(k + PREFETCH_AHEAD) {
-                        prefetch(ruled[near].url);
+                    let near = k + PREFETCH_AHEAD;
+                    if let Some(at) = place(near) {
+                        prefetch(ruled[at].url);
+                        if group(near) != group(near - 1) {
+                            judge.prefetch_rules(fetch(near));
+                        }
                     }
                 }
                 let r = &ruled[order[k] as u32 as usize];

@@ -13,6 +13,7 @@ use super::source::FetchSet;
 use crate::dialect::Dialect;
 use crate::engine::EngineKind;
 use crate::matcher::{Matcher, MatcherBuilder, Reason, Scratch};
+use crate::prefetch::{prefetch, Hints, Region};
 use crate::robots::{Robots, DEFAULT_MAX_ROBOTS_BYTES};
 use crate::rules::RuleSet;
 
@@ -633,6 +634,21 @@ impl CrawlJudge {
         }
     }
 
+    /// Asks for the memory where the matchers of the fetch at `index` are
+    /// found, for a URL judged some time after the next.
+    pub(crate) fn prefetch_place(&self, index: usize) {
+        self.cache.prefetch_slot(index);
+        if let Some(once) = self.unread_compiled.get(index) {
+            prefetch(std::slice::from_ref(once));
+        }
+    }
+
+    /// Asks for the memory of the matchers of the fetch at `index`, for a
+    /// URL judged soon (its place asked for some time before).
+    pub(crate) fn prefetch_rules(&self, index: usize) {
+        self.cache.prefetch_entry(index);
+    }
+
     /// The verdicts of a located URL into `out` (cleared first); true
     /// when they come from the rules that [`CrawlScratch`] then holds.
     /// `following` URLs judged next need the same origin's rules: with
@@ -920,14 +936,29 @@ impl CrawlJudge {
 /// on it.)
 #[derive(Debug)]
 struct JudgeCache {
-    slots: Box<[RwLock<Option<Arc<Entry>>>]>,
+    slots: Box<[Slot]>,
     cache: Mutex<Cache<usize>>,
 }
+
+/// A fetch's entry in the judge's cache, and where the entry's memory lies
+/// (see [`Entry::regions`]), in one cache line: a log in random host order
+/// meets each fetch's entry afresh, and one prefetch of its slot then lets
+/// the entry, its matchers and their own memory be asked for together
+/// rather than one pointer after another.
+#[derive(Debug, Default)]
+#[repr(align(64))]
+struct Slot {
+    entry: RwLock<Option<Arc<Entry>>>,
+    hints: Hints<SLOT_HINTS>,
+}
+
+/// The regions a slot's hints hold: as many as fill its cache line.
+const SLOT_HINTS: usize = 5;
 
 impl JudgeCache {
     fn new(fetches: usize, budget: usize) -> JudgeCache {
         JudgeCache {
-            slots: (0..fetches).map(|_| RwLock::new(None)).collect(),
+            slots: (0..fetches).map(|_| Slot::default()).collect(),
             cache: Mutex::new(Cache::new(budget, true)),
         }
     }
@@ -936,7 +967,22 @@ impl JudgeCache {
         // N.B. No thread panics while holding a slot's lock (it only
         // clones or replaces an `Arc`), so a poisoned one is sound.
         let slot = self.slots.get(index)?;
-        slot.read().unwrap_or_else(|e| e.into_inner()).clone()
+        slot.entry.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Asks for the memory of the slot at `index`.
+    fn prefetch_slot(&self, index: usize) {
+        if let Some(slot) = self.slots.get(index) {
+            prefetch(std::slice::from_ref(slot));
+        }
+    }
+
+    /// Asks for the memory of the entry at `index`, as its slot's hints
+    /// say where it lies.
+    fn prefetch_entry(&self, index: usize) {
+        if let Some(slot) = self.slots.get(index) {
+            slot.hints.prefetch();
+        }
     }
 
     /// Adds `entry` as [`Cache::insert`] does, and makes the slots agree
@@ -949,12 +995,12 @@ impl JudgeCache {
             .insert(index, entry)
             .into_iter()
             .filter_map(|gone| self.slots.get(gone))
-            .map(|slot| set(slot, None))
+            .map(|slot| slot.set(None))
             .collect();
         let replaced = self
             .slots
             .get(index)
-            .and_then(|slot| set(slot, cache.map.get(&index).cloned()));
+            .and_then(|slot| slot.set(cache.map.get(&index).cloned()));
         // The entries evicted or replaced are freed once the lock is let
         // go: an origin's rules and matchers are many small allocations,
         // and every thread adding matchers waits on this lock.
@@ -963,13 +1009,15 @@ impl JudgeCache {
     }
 }
 
-/// Puts `entry` in `slot` and returns what it held.
-fn set(
-    slot: &RwLock<Option<Arc<Entry>>>,
-    entry: Option<Arc<Entry>>,
-) -> Option<Arc<Entry>> {
-    let mut held = slot.write().unwrap_or_else(|e| e.into_inner());
-    std::mem::replace(&mut *held, entry)
+impl Slot {
+    /// Puts `entry` in the slot, with its hints, and returns what it
+    /// held.
+    fn set(&self, entry: Option<Arc<Entry>>) -> Option<Arc<Entry>> {
+        self.hints
+            .set(entry.as_deref().map(Entry::regions).unwrap_or_default());
+        let mut held = self.entry.write().unwrap_or_else(|e| e.into_inner());
+        std::mem::replace(&mut *held, entry)
+    }
 }
 
 /// Whether `engine` compiles (next to) nothing, so that scanning first
@@ -1097,6 +1145,29 @@ impl Entry {
         let bytes =
             body_len + built.iter().map(Matcher::memory_usage).sum::<usize>();
         Entry { rules, matchers, body_len, bytes, scanned }
+    }
+
+    /// Where the entry's memory lies, in the order a verdict reads it:
+    /// the entry, its matchers, its count of URLs, and what the first
+    /// matcher reads past itself.
+    fn regions(&self) -> Vec<Region> {
+        // An `Arc`'s counts lie before its value, and a clone writes them.
+        const COUNTS: usize = 2 * std::mem::size_of::<usize>();
+        let mut out =
+            vec![Region::with_before(std::slice::from_ref(self), COUNTS)];
+        if let Some(ref matchers) = self.matchers {
+            out.push(Region::with_before(matchers, COUNTS));
+        }
+        if let Some(ref scanned) = self.scanned {
+            out.push(Region::with_before(
+                std::slice::from_ref(&**scanned),
+                COUNTS,
+            ));
+        }
+        if let Some(first) = self.matchers.as_deref().and_then(<[_]>::first) {
+            first.regions(&mut |r| out.push(r));
+        }
+        out
     }
 
     /// The entry's rules without its matchers, counted as before.
@@ -1295,6 +1366,46 @@ mod tests {
             assert_eq!(judged("https://b.com/", 0), (t, None, 2), "URL {n}");
         }
         assert_eq!(judged("https://b.com/b.com", 0), (f, scan, 3));
+    }
+
+    /// A slot takes one cache line, and its hints say where its entry,
+    /// the entry's matchers, its count and the first matcher's patterns
+    /// lie, so that one prefetch of the slot leads to all of them.
+    #[test]
+    fn a_slot_hints_where_its_entry_and_matchers_lie() {
+        assert_eq!(std::mem::size_of::<Slot>(), 64);
+        let body = b"User-agent: *\nDisallow: /a\nAllow: /a/b*c\n".to_vec();
+        let set = served([("a.com", body)]);
+        let agents = ["x".to_string()];
+        let judge = CrawlJudge::new(
+            set,
+            FetchPolicy::default(),
+            MatcherBuilder::new(),
+            &agents,
+            Dialect::Rfc9309,
+        );
+        let url = b"https://a.com/a";
+        let (located, _) = judge.locate(url, &mut vec![]);
+        let Located::Rules { compiled, .. } = located else {
+            panic!("a.com has rules");
+        };
+        let (mut scratch, mut out) = (judge.scratch(), vec![]);
+        judge.judge_located(url, located, FEW_URLS, &mut scratch, &mut out);
+        let entry = judge.cache.get(compiled).expect("the entry is kept");
+        let matchers = entry.matchers.as_deref().expect("matchers built");
+        let scanned = entry.scanned.as_deref().expect("a count kept");
+        let hints = &judge.cache.slots[compiled].hints;
+        let mut regions = vec![];
+        matchers[0].regions(&mut |r| regions.extend(r.start()));
+        assert!(!regions.is_empty(), "the matcher scans its patterns");
+        for (what, at) in [
+            ("entry", std::ptr::from_ref(&*entry) as usize),
+            ("matchers", matchers.as_ptr() as usize),
+            ("count", std::ptr::from_ref(scanned) as usize),
+            ("patterns", regions[0]),
+        ] {
+            assert!(hints.covers(at), "{what} at {at:#x}");
+        }
     }
 
     /// An origin given scanning matchers at its first URL keeps them in
@@ -1605,9 +1716,12 @@ mod tests {
         let (a, b) = (index(&bodies[0].0), index(&bodies[1].0));
         assert!(judge.cache.get(a).is_none());
         judge.rules(a);
-        assert!(judge.cache.get(a).is_some());
+        let entry = judge.cache.get(a).expect("a.com's entry kept");
+        let hints = &judge.cache.slots[a].hints;
+        assert!(hints.covers(Arc::as_ptr(&entry) as usize));
         judge.rules(b);
         assert!(judge.cache.get(a).is_none(), "a.com's matchers evicted");
+        assert!(!hints.covers(Arc::as_ptr(&entry) as usize));
         assert!(judge.cache.get(b).is_some());
         let again = judge.rules(a);
         assert!(judge.cache.get(b).is_none());

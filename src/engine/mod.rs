@@ -20,6 +20,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::{Error, ErrorKind};
+use crate::prefetch::Region;
 
 pub(crate) use self::dense::DenseEngine;
 pub(crate) use self::lazy::LazyEngine;
@@ -206,6 +207,17 @@ impl Engine {
             Engine::Trie(e) => e.memory_usage(),
             Engine::Dense(e) => e.memory_usage(),
             Engine::Lazy(e) => e.memory_usage(),
+        }
+    }
+
+    /// The memory a search reads first, for a prefetch (the engines that
+    /// scan patterns only: a compiled engine serves URLs enough to keep
+    /// its own memory in cache).
+    pub(crate) fn regions(&self, each: &mut dyn FnMut(Region)) {
+        match self {
+            Engine::Naive(e) => e.regions(each),
+            Engine::Scan(e) => e.regions(each),
+            _ => {}
         }
     }
 

@@ -6,6 +6,7 @@
 //! linear in the path for a fixed pattern whatever the pattern holds.
 
 use super::pattern::{Pattern, Syntax, NONE};
+use crate::prefetch::Region;
 
 #[derive(Clone, Debug)]
 pub(crate) struct NaiveEngine {
@@ -28,6 +29,11 @@ impl NaiveEngine {
                 .map(|p| p.clone().into_owned())
                 .collect(),
         }
+    }
+
+    /// The memory a search reads first.
+    pub(crate) fn regions(&self, each: &mut dyn FnMut(Region)) {
+        each(Region::of(&self.patterns));
     }
 
     pub(crate) fn memory_usage(&self) -> usize {

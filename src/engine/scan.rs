@@ -31,6 +31,7 @@
 use super::pattern::{
     byte_set, canonical_tail, follows, split, Bare, Pattern, Rest, NONE,
 };
+use crate::prefetch::Region;
 use crate::swar::word_and_mask;
 
 #[derive(Clone, Debug)]
@@ -225,6 +226,14 @@ impl ScanEngine {
         let i = i as usize;
         let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
         &self.bytes[start..self.ends[i] as usize]
+    }
+
+    /// The memory a search reads, in the order it reads it.
+    pub(crate) fn regions(&self, each: &mut dyn FnMut(Region)) {
+        each(Region::of(&self.bounds));
+        each(Region::of(&self.entries));
+        each(Region::of(&self.ends));
+        each(Region::of(&self.bytes));
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
