@@ -2,12 +2,11 @@
 //! crawl log's chunk (and a Python batch) is judged, so that URLs of one
 //! origin are judged together even when the input mixes hosts.
 
-use super::hash::HashMap;
 use super::judge::{CrawlJudge, CrawlScratch, CrawlVerdict, Located};
 use super::origin::{raw_authority, same_authority};
+use super::remembered::Remembered;
 use crate::prefetch::prefetch;
 use crate::rules::RuleSet;
-use smallvec::SmallVec;
 use std::sync::Arc;
 
 /// URLs are judged in input order when they come in runs of this many
@@ -15,24 +14,15 @@ use std::sync::Arc;
 /// they need.
 const SORT_BELOW_RUN: usize = 4;
 
-/// The most authorities remembered where the verdicts come from; past it,
-/// all are forgotten and remembering starts again. In a log in random host
-/// order with more hosts than this, most URLs are located again from their
-/// bytes, so it is sized for a couple of hundred thousand hosts: 7/8 of
-/// 2^18, the most a table of 2^18 places holds before it doubles, at about
-/// 65 bytes a place (17 MB per thread at most).
-const MAX_REMEMBERED: usize = (1 << 18) / 8 * 7;
-
-/// A remembered authority: kept in the table's own place when it is short,
-/// as nearly every real one is, so that finding it reads one place rather
-/// than a place and then the key it points to.
-type AuthorityKey = SmallVec<[u8; 32]>;
-
 /// How far ahead of the URL being judged a sorted batch's URLs are asked
 /// for: their bytes this many URLs ahead, their records twice as far;
 /// enough to cover a load from memory while the URLs before them are
 /// judged.
 const PREFETCH_AHEAD: usize = 8;
+
+/// How far ahead of the URL being located a batch's URLs have their
+/// authority's place in the remembered ones asked for.
+const LOCATE_AHEAD: usize = 8;
 
 /// Per-thread state of [`CrawlJudge`]'s grouped judging (see
 /// [`GroupedScratch::judge`]), kept from one batch of URLs to the next.
@@ -40,10 +30,8 @@ const PREFETCH_AHEAD: usize = 8;
 pub struct GroupedScratch {
     scratch: CrawlScratch,
     key: Vec<u8>,
-    /// Where the verdicts of a URL come from, by its raw authority: input
-    /// in random host order parses each origin once per thread, not once
-    /// per URL.
-    remembered: HashMap<AuthorityKey, Located>,
+    /// Where the verdicts of a URL come from, by its raw authority.
+    remembered: Remembered,
     /// The allocation of the last batch's [`Ruled`] URLs, kept empty.
     ruled: Vec<Ruled<'static>>,
     /// The judging order: per URL of `ruled`, its group above its place.
@@ -66,6 +54,43 @@ struct Ruled<'u> {
     /// ([`Located::Unread`]).
     unread: bool,
     url: &'u [u8],
+}
+
+/// A URL's authority as [`GroupedScratch::locate_all`] finds it ahead.
+#[derive(Clone, Copy, Debug)]
+enum Authority<'u> {
+    /// The authority of the URL before it that has one.
+    Same,
+    /// Its raw authority, new, and that authority's hash in the
+    /// remembered ones.
+    Raw(&'u [u8], u64),
+    /// None: not an `http(s)` URL, or no URL.
+    Other,
+}
+
+impl<'u> Authority<'u> {
+    /// The authority of `url`, given the raw authority of the URL before
+    /// it (`last`, updated); a new one's place in `remembered` is asked
+    /// for.
+    fn find(
+        url: Option<&'u [u8]>,
+        last: &mut Option<&'u [u8]>,
+        remembered: &Remembered,
+    ) -> Authority<'u> {
+        let Some(url) = url else { return Authority::Other };
+        if last.is_some_and(|a| same_authority(url, a)) {
+            return Authority::Same;
+        }
+        *last = raw_authority(url);
+        match *last {
+            Some(authority) => {
+                let hash = remembered.hash(authority);
+                remembered.prefetch(hash);
+                Authority::Raw(authority, hash)
+            }
+            None => Authority::Other,
+        }
+    }
 }
 
 impl Ruled<'_> {
@@ -93,7 +118,7 @@ impl GroupedScratch {
         GroupedScratch {
             scratch: judge.scratch(),
             key: vec![],
-            remembered: HashMap::default(),
+            remembered: Remembered::default(),
             ruled: vec![],
             order: vec![],
             one: vec![],
@@ -230,41 +255,41 @@ impl GroupedScratch {
         F: FnMut(usize, &[CrawlVerdict], Option<&[Arc<RuleSet>]>),
     {
         let (key, remembered) = (&mut self.key, &mut self.remembered);
-        let mut last: Option<(&[u8], Located)> = None;
+        // Each URL's authority is found `LOCATE_AHEAD` URLs before it is
+        // located, and a new one's place in the table asked for then.
+        let mut ahead = [Authority::Other; LOCATE_AHEAD];
+        let mut ahead_last = None;
+        for (j, found) in ahead.iter_mut().enumerate().take(n) {
+            *found = Authority::find(url(j), &mut ahead_last, remembered);
+        }
+        let mut last = None;
         let mut changes = 0;
         for i in 0..n {
+            let here = ahead[i % LOCATE_AHEAD];
+            let j = i + LOCATE_AHEAD;
+            if j < n {
+                ahead[j % LOCATE_AHEAD] =
+                    Authority::find(url(j), &mut ahead_last, remembered);
+            }
             let Some(line) = url(i) else { continue };
-            let located = match last {
-                Some((authority, located))
-                    if same_authority(line, authority) =>
-                {
+            let located = match (here, last) {
+                (Authority::Same, Some(located)) => located,
+                (Authority::Raw(authority, hash), _) => {
+                    let located = match remembered.get(hash, authority) {
+                        Some(located) => located,
+                        None => {
+                            let (located, _) = judge.locate(line, key);
+                            remembered.insert(hash, authority, located);
+                            located
+                        }
+                    };
+                    last = Some(located);
                     located
                 }
-                _ => match raw_authority(line) {
-                    Some(authority) => {
-                        let located = match remembered.get(authority) {
-                            Some(&located) => located,
-                            None => {
-                                let (located, _) = judge.locate(line, key);
-                                if remembered.len() >= MAX_REMEMBERED {
-                                    remembered.clear();
-                                }
-                                remembered.insert(
-                                    AuthorityKey::from(authority),
-                                    located,
-                                );
-                                located
-                            }
-                        };
-                        last = Some((authority, located));
-                        located
-                    }
-                    None => {
-                        let (located, end) = judge.locate(line, key);
-                        last = (end > 0).then(|| (&line[..end], located));
-                        located
-                    }
-                },
+                _ => {
+                    last = None;
+                    judge.locate(line, key).0
+                }
             };
             let (group, fetch, unread) = match located {
                 Located::Same(v) => {
@@ -288,6 +313,7 @@ impl GroupedScratch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::crawl::remembered::AuthorityKey;
     use crate::crawl::{Fetch, FetchPolicy, FetchSet};
     use crate::testing::served;
     use crate::{Dialect, MatcherBuilder};
@@ -415,31 +441,25 @@ mod tests {
         }
     }
 
-    /// A remembered authority and where it leads take 64 bytes (a place
-    /// of the map, besides its control byte), as `MAX_REMEMBERED`'s memory
-    /// bound counts.
-    #[test]
-    #[cfg(target_pointer_width = "64")]
-    fn a_remembered_authority_takes_64_bytes() {
-        assert_eq!(std::mem::size_of::<(AuthorityKey, Located)>(), 64);
-    }
-
     /// Authorities longer than a key holds in place are remembered whole:
     /// two hosts that differ only past that length keep their own rules,
     /// in a batch and in the next one.
     #[test]
     fn long_authorities_are_remembered_whole() {
-        let long = "a".repeat(AuthorityKey::new().inline_size() + 8);
+        let inline = AuthorityKey::new().inline_size();
+        let long = "a".repeat(inline + 8);
         let hosts = [format!("{long}.one.com"), format!("{long}.two.com")];
         let set = served(hosts.iter().zip(["Disallow: /", "Allow: /"]).map(
             |(host, body)| (host, format!("User-agent: *\n{body}\n").into()),
         ));
         let judge = judge(set, &["x"]);
+        // More URLs than are located ahead.
+        let n = 3 * LOCATE_AHEAD;
         let urls: Vec<String> =
-            (0..8).map(|i| format!("https://{}/p", hosts[i % 2])).collect();
+            (0..n).map(|i| format!("https://{}/p", hosts[i % 2])).collect();
         let mut grouped = GroupedScratch::new(&judge);
         for _ in 0..2 {
-            let want: Vec<_> = (0..8).map(|i| Some(i % 2 == 1)).collect();
+            let want: Vec<_> = (0..n).map(|i| Some(i % 2 == 1)).collect();
             assert_eq!(allowed(&mut grouped, &judge, &urls), want);
         }
         assert_eq!(grouped.remembered.len(), 2);
@@ -468,6 +488,17 @@ mod tests {
             if i % 7 == 0 {
                 urls.push(None);
                 urls.push(Some("not a url".to_string()));
+            }
+            // Runs of one authority, across an absent URL, and another
+            // spelling of it.
+            if i % 3 == 0 {
+                urls.push(Some(format!("https://{host}/a/x")));
+            }
+            if i % 11 == 0 {
+                urls.push(None);
+                urls.push(Some(format!("https://{host}/b")));
+                let upper = host.to_uppercase();
+                urls.push(Some(format!("HTTPS://{upper}:443/a")));
             }
         }
         let mut alone = judge.scratch();

@@ -46,6 +46,7 @@ mod jsonl;
 mod judge;
 mod origin;
 mod reference;
+mod remembered;
 mod source;
 mod warc;
 mod worker;
