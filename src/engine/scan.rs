@@ -254,27 +254,23 @@ impl ScanEngine {
                 .find(|e| self.matches(e, &mut path))
                 .map_or(NONE, |e| e.id);
         }
-        // Three lists in priority order, merged.
-        let mut lists = self.buckets_of(&path);
-        loop {
-            let mut first = (NONE, 0);
-            for (k, list) in lists.iter().enumerate() {
-                if let Some(e) = list.first() {
-                    if e.id < first.0 {
-                        first = (e.id, k);
-                    }
+        // Three lists in priority order: the first match of each, the best
+        // of them, each list searched only ahead of the best so far. (The
+        // longest prefixes come first, and with them, in the longest-match
+        // dialects, the first patterns.)
+        let mut best = NONE;
+        for list in self.buckets_of(&path) {
+            for e in list {
+                if e.id >= best {
+                    break;
+                }
+                if self.matches(e, &mut path) {
+                    best = e.id;
+                    break;
                 }
             }
-            let (id, k) = first;
-            if id == NONE {
-                return NONE;
-            }
-            let e = &lists[k][0];
-            lists[k] = &lists[k][1..];
-            if self.matches(e, &mut path) {
-                return id;
-            }
         }
+        best
     }
 
     /// The three buckets whose entries may match `path`: those of its
