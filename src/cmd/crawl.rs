@@ -64,6 +64,29 @@ pub fn read_fetches(
 /// its matchers while they are in the cache.
 const IN_FLIGHT_BYTES: usize = 32 << 20;
 
+/// The input bytes in flight for a URL file of at least
+/// [`LARGE_INPUT`] bytes: twice [`IN_FLIGHT_BYTES`], so chunks of twice
+/// the size, which in a log of many hosts in random order meet each
+/// origin's URLs twice as often, while a file this large still makes
+/// many chunks for every thread (a smaller one would leave threads idle).
+const LARGE_IN_FLIGHT_BYTES: usize = 64 << 20;
+
+/// A URL file at least this long gets [`LARGE_IN_FLIGHT_BYTES`].
+const LARGE_INPUT: u64 = 256 << 20;
+
+/// The input bytes in flight for the URL file at `urls`: its length is
+/// known before it is read (not a pipe's; a file that cannot be read
+/// fails later, where it is opened).
+fn in_flight_bytes(urls: &Path) -> usize {
+    let large = urls.as_os_str() != "-"
+        && std::fs::metadata(urls)
+            .is_ok_and(|m| m.is_file() && m.len() >= LARGE_INPUT);
+    match large {
+        true => LARGE_IN_FLIGHT_BYTES,
+        false => IN_FLIGHT_BYTES,
+    }
+}
+
 /// Reads the fetches, then judges every line of the input.
 pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
@@ -79,7 +102,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     }
     let mut batch = BatchBuilder::new();
     batch.threads(args.threads.unwrap_or(0));
-    batch.in_flight_bytes(IN_FLIGHT_BYTES);
+    batch.in_flight_bytes(in_flight_bytes(&args.urls));
     if let Some(bytes) = args.chunk_size {
         batch.chunk_size(bytes);
     }
@@ -300,4 +323,26 @@ fn run_records(
         Some(_) if stats.kept_records() == 0 => ExitCode::from(1),
         _ => ExitCode::SUCCESS,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A URL file of `LARGE_INPUT` bytes or more gets the larger chunks;
+    /// a shorter one, standard input, or a missing file, the usual ones.
+    #[test]
+    fn large_url_files_get_more_bytes_in_flight() {
+        let path = std::env::temp_dir()
+            .join(format!("robots-batch-large-{}.log", std::process::id()));
+        let file = std::fs::File::create(&path).unwrap();
+        // Sparse: no bytes are written.
+        file.set_len(LARGE_INPUT).unwrap();
+        assert_eq!(in_flight_bytes(&path), LARGE_IN_FLIGHT_BYTES);
+        file.set_len(LARGE_INPUT - 1).unwrap();
+        assert_eq!(in_flight_bytes(&path), IN_FLIGHT_BYTES);
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(in_flight_bytes(&path), IN_FLIGHT_BYTES);
+        assert_eq!(in_flight_bytes(Path::new("-")), IN_FLIGHT_BYTES);
+    }
 }
