@@ -56,6 +56,19 @@ struct Ruled<'u> {
     url: &'u [u8],
 }
 
+/// Where a URL of `group` comes in a batch's walk whose first URL is of
+/// group `first`: groups count from the first URL's, in 32 bits (groups
+/// 2^32 apart share a key: only the order of the walk depends on it).
+fn walk_key(group: usize, first: usize) -> u32 {
+    group.wrapping_sub(first) as u32
+}
+
+/// The group of a URL whose [`walk_key`] is `key` (its low 32 bits, which
+/// are all of it for fewer fetches than that; only prefetches rely on it).
+fn walk_group(key: u32, first: usize) -> usize {
+    (first as u32).wrapping_add(key) as usize
+}
+
 /// A URL's authority as [`GroupedScratch::locate_all`] finds it ahead.
 #[derive(Clone, Copy, Debug)]
 enum Authority<'u> {
@@ -173,8 +186,7 @@ impl GroupedScratch {
             let order = &mut self.order;
             order.clear();
             order.extend(ruled.iter().enumerate().map(|(k, r)| {
-                let group = r.group.wrapping_sub(first) as u32;
-                (group as u64) << 32 | k as u64
+                (walk_key(r.group, first) as u64) << 32 | k as u64
             }));
             // Input order when the URLs that need one set of matchers come
             // in runs already: it changes matchers about as seldom as the
@@ -185,10 +197,8 @@ impl GroupedScratch {
             }
             let place = |k: usize| order.get(k).map(|&o| o as u32 as usize);
             let group = |k: usize| order[k] >> 32;
-            // The index of the fetch whose matchers judge the URL at `k`:
-            // its group (wrong for groups 2^32 apart, which only makes a
-            // prefetch miss).
-            let fetch = |k: usize| first.wrapping_add(group(k) as usize);
+            // The index of the fetch whose matchers judge the URL at `k`.
+            let fetch = |k: usize| walk_group(group(k) as u32, first);
             // Where the run of URLs that need the current rules ends.
             let mut run_end = 0;
             for k in 0..order.len() {
@@ -345,6 +355,18 @@ mod tests {
             &agents,
             Dialect::Rfc9309,
         )
+    }
+
+    /// A group comes back from its place in the walk, before or after
+    /// the first URL's group; and the walk starts at the first URL's.
+    #[test]
+    fn a_group_comes_back_from_its_walk_key() {
+        let first = 1_000;
+        for group in [0, 1, 999, 1_000, 1_001, 5_000_000, u32::MAX as usize] {
+            assert_eq!(walk_group(walk_key(group, first), first), group);
+        }
+        assert_eq!(walk_key(first, first), 0);
+        assert!(walk_key(first + 1, first) < walk_key(first - 1, first));
     }
 
     /// The kept allocation of the batch's ruled URLs survives the change
