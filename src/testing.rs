@@ -1,6 +1,7 @@
 //! What the crate's tests share.
 
-use crate::crawl::{Fetch, FetchSet};
+use crate::crawl::{CrawlJudge, Fetch, FetchPolicy, FetchSet};
+use crate::{Dialect, MatcherBuilder};
 
 /// A xorshift64 generator from `seed`: the random inputs of the tests,
 /// the same on every run, so that a failure can be replayed.
@@ -24,4 +25,17 @@ pub(crate) fn served<H: AsRef<str>>(
         set.insert_host(host.as_ref(), fetch);
     }
     set
+}
+
+/// A judge of `set` for `agents`, with the default policy and builder, in
+/// the default dialect.
+pub(crate) fn judge_of(set: FetchSet, agents: &[&str]) -> CrawlJudge {
+    let agents: Vec<String> = agents.iter().map(|a| a.to_string()).collect();
+    CrawlJudge::new(
+        set,
+        FetchPolicy::default(),
+        MatcherBuilder::new(),
+        &agents,
+        Dialect::Rfc9309,
+    )
 }

@@ -324,9 +324,8 @@ impl GroupedScratch {
 mod tests {
     use super::*;
     use crate::crawl::remembered::AuthorityKey;
-    use crate::crawl::{Fetch, FetchPolicy, FetchSet};
-    use crate::testing::served;
-    use crate::{Dialect, MatcherBuilder};
+    use crate::crawl::Fetch;
+    use crate::testing::{judge_of, served};
 
     /// The first agent's verdict for each of `urls`, judged in one batch.
     fn allowed<U: AsRef<str>>(
@@ -342,19 +341,6 @@ mod tests {
             |i, one, _| got[i] = one[0].allowed(),
         );
         got
-    }
-
-    /// A judge of `set` for `agents`, with the default policy and builder.
-    fn judge(set: FetchSet, agents: &[&str]) -> CrawlJudge {
-        let agents: Vec<String> =
-            agents.iter().map(|a| a.to_string()).collect();
-        CrawlJudge::new(
-            set,
-            FetchPolicy::default(),
-            MatcherBuilder::new(),
-            &agents,
-            Dialect::Rfc9309,
-        )
     }
 
     /// A group comes back from its place in the walk, before or after
@@ -399,7 +385,7 @@ mod tests {
             let body = b"User-agent: *\nDisallow: /a\nAllow: /a/b\n";
             (host, [&body[..], host.as_bytes()].concat())
         }));
-        let judge = judge(set, &["x"]);
+        let judge = judge_of(set, &["x"]);
         let built = |host: &str| {
             let url = format!("https://{host}/");
             let Located::Rules { compiled, .. } =
@@ -443,7 +429,7 @@ mod tests {
         let set = served(["a.com", "b.com", "c.com"].map(|host| {
             (host, format!("User-agent: *\nDisallow: /{host}\n").into_bytes())
         }));
-        let judge = judge(set, &["x"]);
+        let judge = judge_of(set, &["x"]);
         for first in ["a.com", "b.com", "c.com"] {
             let mut urls = vec![format!("https://{first}/")];
             for i in 0..8 {
@@ -474,7 +460,7 @@ mod tests {
         let set = served(hosts.iter().zip(["Disallow: /", "Allow: /"]).map(
             |(host, body)| (host, format!("User-agent: *\n{body}\n").into()),
         ));
-        let judge = judge(set, &["x"]);
+        let judge = judge_of(set, &["x"]);
         // More URLs than are located ahead.
         let n = 3 * LOCATE_AHEAD;
         let urls: Vec<String> =
@@ -501,7 +487,7 @@ mod tests {
             .map(|(host, body)| (host, body.as_bytes().to_vec())),
         );
         set.insert_host("d.com", Fetch { status: 503, ..Fetch::default() });
-        let judge = judge(set, &["x", "y"]);
+        let judge = judge_of(set, &["x", "y"]);
         let mut urls: Vec<Option<String>> = vec![];
         for i in 0..60 {
             let host = ["a.com", "b.com", "c.com", "d.com", "e.com"][i % 5];

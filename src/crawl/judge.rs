@@ -1324,7 +1324,7 @@ impl<K: Clone + Eq + std::hash::Hash> Cache<K> {
 mod tests {
     use super::*;
     use crate::crawl::Fetch;
-    use crate::testing::served;
+    use crate::testing::{judge_of, served};
 
     /// An origin whose first URL more than `FEW_URLS` URLs of the batch
     /// share gets matchers that scan in the one entry added for it; an
@@ -1335,11 +1335,7 @@ mod tests {
         let set = served(["a.com", "b.com"].map(|host| {
             (host, format!("User-agent: *\nDisallow: /{host}\n").into_bytes())
         }));
-        let agents = ["x".to_string()];
-        let (builder, policy) =
-            (MatcherBuilder::new(), FetchPolicy::default());
-        let judge =
-            CrawlJudge::new(set, policy, builder, &agents, Dialect::Rfc9309);
+        let judge = judge_of(set, &["x"]);
         let (mut scratch, mut out) = (judge.scratch(), vec![]);
         let mut judged = |url: &str, following: usize| {
             let url = url.as_bytes();
@@ -1377,15 +1373,7 @@ mod tests {
         #[cfg(all(target_os = "linux", target_pointer_width = "64"))]
         assert_eq!(std::mem::size_of::<Slot>(), 64);
         let body = b"User-agent: *\nDisallow: /a\nAllow: /a/b*c\n".to_vec();
-        let set = served([("a.com", body)]);
-        let agents = ["x".to_string()];
-        let judge = CrawlJudge::new(
-            set,
-            FetchPolicy::default(),
-            MatcherBuilder::new(),
-            &agents,
-            Dialect::Rfc9309,
-        );
+        let judge = judge_of(served([("a.com", body)]), &["x"]);
         let url = b"https://a.com/a";
         let (located, _) = judge.locate(url, &mut vec![]);
         let Located::Rules { compiled, .. } = located else {
@@ -1418,12 +1406,8 @@ mod tests {
         let body = b"User-agent: *\nDisallow: /a\n".to_vec();
         let set = served([("a.com", body.clone())]);
         let cache = Arc::new(MatcherCache::new(1 << 20));
-        let agents = ["x".to_string()];
-        let (builder, policy) =
-            (MatcherBuilder::new(), FetchPolicy::default());
         let judge =
-            CrawlJudge::new(set, policy, builder, &agents, Dialect::Rfc9309)
-                .with_shared_cache(Arc::clone(&cache));
+            judge_of(set, &["x"]).with_shared_cache(Arc::clone(&cache));
         let url = b"https://a.com/a";
         let (located, _) = judge.locate(url, &mut vec![]);
         let Located::Rules { compiled, .. } = located else {
@@ -1453,11 +1437,7 @@ mod tests {
         }
         let mut set = FetchSet::new();
         set.read_dir(&dir).unwrap();
-        let agents = ["*".to_string()];
-        let builder = MatcherBuilder::new();
-        let policy = FetchPolicy::default();
-        let judge =
-            CrawlJudge::new(set, policy, builder, &agents, Dialect::Rfc9309);
+        let judge = judge_of(set, &["*"]);
         let mut key = vec![];
         let (mut scratch, mut out) = (judge.scratch(), vec![]);
         // A file is read when a URL of it is first judged, not located.
@@ -1532,14 +1512,7 @@ mod tests {
         }
         let mut set = FetchSet::new();
         set.read_dir(&dir).unwrap();
-        let agents = ["*".to_string()];
-        let judge = CrawlJudge::new(
-            set,
-            FetchPolicy::default(),
-            MatcherBuilder::new(),
-            &agents,
-            Dialect::Rfc9309,
-        );
+        let judge = judge_of(set, &["*"]);
         let threads = 6;
         let barrier = std::sync::Barrier::new(threads);
         let shares: Vec<Vec<(usize, usize)>> = std::thread::scope(|s| {
