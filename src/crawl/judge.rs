@@ -16,6 +16,7 @@ use crate::matcher::{Matcher, MatcherBuilder, Reason, Scratch};
 use crate::prefetch::{prefetch, Hints, Region};
 use crate::robots::{Robots, DEFAULT_MAX_ROBOTS_BYTES};
 use crate::rules::RuleSet;
+use smallvec::SmallVec;
 
 /// What to assume about an origin whose fetch gave no rules.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -1150,11 +1151,16 @@ impl Entry {
     /// Where the entry's memory lies, in the order a verdict reads it:
     /// the entry, its matchers, its count of URLs, and what the first
     /// matcher reads past itself.
-    fn regions(&self) -> Vec<Region> {
+    fn regions(&self) -> SmallVec<[Region; 8]> {
         // An `Arc`'s counts lie before its value, and a clone writes them.
         const COUNTS: usize = 2 * std::mem::size_of::<usize>();
-        let mut out =
-            vec![Region::with_before(std::slice::from_ref(self), COUNTS)];
+        // In place, not on the heap: the slots are set under the cache's
+        // lock, which every thread adding matchers waits on.
+        let mut out: SmallVec<[Region; 8]> =
+            smallvec::smallvec![Region::with_before(
+                std::slice::from_ref(self),
+                COUNTS
+            )];
         if let Some(ref matchers) = self.matchers {
             out.push(Region::with_before(matchers, COUNTS));
         }
