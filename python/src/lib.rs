@@ -876,9 +876,24 @@ fn arrow_fetches(array: &dyn Array, set: &mut FetchSet) -> PyResult<()> {
 #[pyclass(module = "robots_batch._robots_batch", frozen)]
 struct Crawl {
     judge: CrawlJudge,
+    /// Grouped-judging state reused between calls: the origins located
+    /// by earlier batches stay located, and its buffers stay allocated.
+    grouped: Mutex<Vec<GroupedScratch>>,
 }
 
 impl Crawl {
+    fn take_grouped(&self) -> GroupedScratch {
+        let mut pool = self.grouped.lock().unwrap_or_else(|e| e.into_inner());
+        pool.pop().unwrap_or_else(|| GroupedScratch::new(&self.judge))
+    }
+
+    fn give_grouped(&self, grouped: GroupedScratch) {
+        let mut pool = self.grouped.lock().unwrap_or_else(|e| e.into_inner());
+        if pool.len() < 8 {
+            pool.push(grouped);
+        }
+    }
+
     /// Runs `f` over each URL's verdicts (one per agent), in order,
     /// without the GIL. The URLs are judged grouped by origin, as the
     /// command judges a chunk of a crawl log.
@@ -893,7 +908,7 @@ impl Crawl {
         py.detach(|| {
             let n = self.judge.agents().len();
             let mut verdicts = vec![None; len * n];
-            let mut grouped = GroupedScratch::new(&self.judge);
+            let mut grouped = self.take_grouped();
             let url = |i: usize| get(urls, i);
             grouped.judge(&self.judge, len, url, |i, one, _| {
                 for (slot, &v) in
@@ -902,6 +917,7 @@ impl Crawl {
                     *slot = Some(v);
                 }
             });
+            self.give_grouped(grouped);
             let mut one = Vec::with_capacity(n);
             for each in verdicts.chunks_exact(n.max(1)).take(len) {
                 one.clear();
@@ -1001,7 +1017,7 @@ impl Crawl {
             judge =
                 judge.with_shared_cache(self::shared_cache(Some(cache_bytes)));
         }
-        Ok(Crawl { judge })
+        Ok(Crawl { judge, grouped: Mutex::new(vec![]) })
     }
 
     #[getter]

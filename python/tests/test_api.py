@@ -491,6 +491,43 @@ def test_shared_cache_compiles_a_body_once():
     assert robots_batch.cache_info()[0] == after_one + 1
 
 
+def test_crawls_keep_their_own_origins_between_calls():
+    """A Crawl keeps the origins its calls located for its next calls; two
+    Crawls naming one host by other fetches, called in turn and from
+    threads, each keep their own."""
+    def fetches(order, rules):
+        return [{"url": f"https://{h}/robots.txt", "status": 200,
+                 "body": f"User-agent: *\nDisallow: /{rules[h]}\n"} for h in order]
+
+    hosts = ["a.com", "b.com", "c.com"]
+    one = Crawl(fetches=fetches(hosts, {"a.com": "x", "b.com": "y", "c.com": "z"}))
+    two = Crawl(fetches=fetches(hosts[::-1], {"a.com": "y", "b.com": "z", "c.com": "x"}))
+    urls = [f"https://{h}/{p}" for h in hosts for p in "xyz"]
+
+    def want(rules):
+        return [("disallowed", "rule") if u.endswith("/" + rules[u.split("/")[2]])
+                else ("allowed", "no-matching-rule") for u in urls]
+
+    want_one = want({"a.com": "x", "b.com": "y", "c.com": "z"})
+    want_two = want({"a.com": "y", "b.com": "z", "c.com": "x"})
+    for k in range(3):
+        batch = urls[k:] + urls[:k]
+        assert [tuple(v) for v in one.verdicts(batch)] == want_one[k:] + want_one[:k]
+        assert [tuple(v) for v in two.verdicts(batch)] == want_two[k:] + want_two[:k]
+    results = {}
+
+    def work(k, crawl):
+        results[k] = [crawl.evaluate(pa.array(urls)).column("verdict").to_pylist() for _ in range(20)]
+
+    threads = [threading.Thread(target=work, args=(k, (one, two)[k % 2])) for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for k, got in results.items():
+        assert all(g == [v for v, _ in (want_one, want_two)[k % 2]] for g in got)
+
+
 def test_threads_share_one_matcher():
     m = Matcher(ROBOTS, ["ExampleBot", "GPTBot"])
     urls = [f"/private/{i}" if i % 2 else f"/docs/{i}.pdf" for i in range(20000)]
