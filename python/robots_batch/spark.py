@@ -313,31 +313,42 @@ def _keys_of(fetches: Any, origin_form: bool) -> List[Any]:
 def _first_per_key(table: pa.Table, origin_form: bool) -> pa.Table:
     """:func:`_keyed` on the driver, over a table of fetch rows already
     there: one fetch per key, chosen as the Spark window chooses it, in
-    the columns the Crawl reads (:func:`_fetch_columns`)."""
+    the columns the Crawl reads (:func:`_fetch_columns`). The choice is
+    made on the keys alone and the chosen rows taken once: the bodies,
+    most of the table, are copied once at most, and not at all when every
+    row is chosen."""
     import pyarrow.compute as pc
 
     origin, _, key = _keys_of(table, origin_form)
-    table = table.append_column("origin", origin).append_column("key", key)
-    table = table.filter(pc.is_valid(table.column("origin")))
-    order = [("key", "ascending")]
+    # Rows without an origin sort last (False before True) and are left.
+    order = [("lost", "ascending"), ("key", "ascending")]
     if "date" in table.column_names:
         # Nulls sort last in both directions: the undated come after.
         order.append(("date", "descending"))
     order += [(c, "ascending") for c in ("status", "location", "body")]
-    table = table.take(pc.sort_indices(table, sort_keys=order,
-                                       null_placement="at_end"))
-    keys = table.column("key").combine_chunks()
-    if len(keys):
-        changed = pc.not_equal(keys.slice(1), keys.slice(0, len(keys) - 1))
-        first = pa.concat_arrays(
-            [pa.array([True]), changed.fill_null(True)]
+    keys = pa.table(
+        {"lost": pc.is_null(origin), "key": key}
+        | {c: table.column(c) for c, _ in order[2:]}
+    )
+    sorted_ = pc.sort_indices(keys, sort_keys=order, null_placement="at_end")
+    kept = keys.select(["lost", "key"]).take(sorted_)
+    first = pc.invert(kept.column("lost").combine_chunks())
+    if len(kept):
+        key_sorted = kept.column("key").combine_chunks()
+        changed = pc.not_equal(key_sorted.slice(1), key_sorted.slice(0, len(kept) - 1))
+        first = pc.and_(
+            first, pa.concat_arrays([pa.array([True]), changed.fill_null(True)])
         )
-        table = table.filter(first)
-    own = pc.equal(table.column("key"), table.column("origin"))
+    chosen = sorted_.filter(first)
+    if len(chosen) < table.num_rows:
+        table, origin, key = (
+            table.take(chosen), origin.take(chosen), key.take(chosen)
+        )
+    own = pc.equal(key, origin)
     none = pa.nulls(table.num_rows, pa.string())
     return pa.table({
-        "origin": pc.if_else(own, table.column("origin"), none),
-        "url": pc.if_else(own, none, table.column("key")),
+        "origin": pc.if_else(own, origin, none),
+        "url": pc.if_else(own, none, key),
         "status": table.column("status"),
         "body": table.column("body"),
         "location": table.column("location"),

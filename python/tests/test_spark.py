@@ -35,6 +35,50 @@ def _frame(spark, urls):
     return spark.createDataFrame([(i, u) for i, u in enumerate(urls)], "id long, url string")
 
 
+def test_the_driver_keeps_one_fetch_per_key_as_the_window_does():
+    """The broadcast path's choice of one fetch per key, made on the
+    driver in Arrow (no Spark needed): the latest by date, the undated
+    after the dated, else the first by status, location and body; rows
+    without an origin are left out, and a table with one fetch per key
+    comes back whole."""
+    pa = pytest.importorskip("pyarrow")
+    from robots_batch.spark import _first_per_key
+
+    a = "https://a.com/robots.txt"
+    table = pa.table({
+        "at": [a, a, a, "http://a.com/robots.txt", "not a url", None,
+               "https://b.com/x/robots.txt", "https://b.com/x/robots.txt", "https://c.com/robots.txt"],
+        "status": pa.array([200, 200, 500, 301, 200, 200, 404, 200, None], pa.int32()),
+        "body": pa.array([b"b", b"a", None, None, b"x", b"y", None, b"z", b"q"]),
+        "location": [None, None, None, a, None, None, None, None, None],
+        "date": ["2024-01-01", "2024-01-01", "2025-01-01", None, None, None, "2023", None, None],
+    })
+
+    def chosen(t):
+        got = _first_per_key(t, False).to_pylist()
+        return sorted((r["origin"] or r["url"], r["status"], r["body"], r["location"]) for r in got)
+
+    b_capture = "https://b.com/x/robots.txt"
+    assert chosen(table) == [
+        ("http://a.com", 301, None, a),
+        ("https://a.com", 500, None, None),
+        (b_capture, 404, None, None),
+        ("https://c.com", None, b"q", None),
+    ]
+    assert chosen(table.drop_columns(["date"])) == [
+        ("http://a.com", 301, None, a),
+        ("https://a.com", 200, b"a", None),
+        (b_capture, 200, b"z", None),
+        ("https://c.com", None, b"q", None),
+    ]
+    unique = table.take([1, 3, 8]).drop_columns(["date"])
+    assert chosen(unique) == [
+        ("http://a.com", 301, None, a),
+        ("https://a.com", 200, b"a", None),
+        ("https://c.com", None, b"q", None),
+    ]
+
+
 def test_with_robots_equals_the_command(spark, shared, binary, tmp_path):
     from robots_batch.spark import with_verdicts
 
