@@ -295,17 +295,17 @@ def _is_arrow(obj: Any) -> bool:
     )
 
 
-def _struct_array(obj: Any) -> Any:
-    """One struct array of fetches from a RecordBatch, a Table or an
-    array."""
+def _struct_arrays(obj: Any) -> List[Any]:
+    """The struct arrays of fetches of a RecordBatch, a Table (a chunk
+    each, not combined: the Crawl keeps each chunk's bodies where they
+    lie) or an array."""
     import pyarrow as pa
 
     if isinstance(obj, pa.Table):
         obj = obj.to_struct_array()
     if isinstance(obj, pa.ChunkedArray):
-        obj = obj.combine_chunks() if obj.num_chunks else pa.array(
-            [], type=obj.type)
-    return obj
+        return list(obj.chunks)
+    return [obj]
 
 
 def _paths(paths: Union[None, PathLike, Sequence[PathLike]]) -> List[str]:
@@ -397,7 +397,7 @@ class Crawl:
             )
         fetch_array = None
         if fetches is not None and _is_arrow(fetches):
-            fetch_array, fetches = _struct_array(fetches), None
+            fetch_array, fetches = _struct_arrays(fetches), None
         self._inner = _robots_batch.Crawl(
             agents,
             dialect,

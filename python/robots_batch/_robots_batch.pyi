@@ -59,7 +59,7 @@ class Crawl:
         robots_index: List[str],
         robots_warc: List[str],
         fetches: Optional[Iterable[Any]],
-        fetch_array: Any,
+        fetch_array: Optional[List[Any]],
         on_4xx: str,
         on_401_403: str,
         on_5xx: str,

@@ -473,8 +473,10 @@ def _broadcast_crawl(token: str, fetches: Any, policy: dict) -> Crawl:
             # it, and a copy of every body as its key.
             crawl = Crawl(fetches=table, shared_cache=False, **policy)
             del table
-            # The Crawl holds its own copy of the bodies: the broadcast's
-            # is let go (it is read again from its file if ever needed).
+            # The Crawl keeps the bodies where they lie, in the
+            # broadcast's bytes: the broadcast object lets go of them, so
+            # that they go with the Crawl (they are read again from the
+            # broadcast's file if ever needed).
             fetches.__dict__.pop("_value", None)
             _CRAWLS[token] = crawl
             while len(_CRAWLS) > 1:

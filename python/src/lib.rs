@@ -23,7 +23,7 @@ use pyo3::types::{PyCapsule, PyList, PyString, PyTuple};
 
 use robots_batch::crawl::{
     Assume, CrawlJudge, CrawlReason, CrawlVerdict, Fetch, FetchPolicy,
-    FetchSet, GroupedScratch, MatcherCache, Origin, MAX_REDIRECTS,
+    FetchSet, GroupedScratch, MatcherCache, Origin, SharedBody, MAX_REDIRECTS,
 };
 use robots_batch::{
     agent_warning, Category, Dialect, EngineKind, Matcher, MatcherBuilder,
@@ -674,11 +674,7 @@ const DEFAULT_CACHE_BYTES: usize = 256 << 20;
 /// meet most origins again and again, and a cache too small for them
 /// builds their matchers each time.
 fn default_cache_bytes(set: &FetchSet) -> usize {
-    let bodies: usize = (0..set.len())
-        .filter_map(|i| set.get(i))
-        .map(|(_, fetch)| fetch.body.len())
-        .sum();
-    bodies.saturating_mul(3).max(DEFAULT_CACHE_BYTES)
+    set.body_bytes().saturating_mul(3).max(DEFAULT_CACHE_BYTES)
 }
 
 /// The matchers compiled by every `Crawl` of this process (per executor
@@ -785,9 +781,14 @@ fn py_fetch(item: &Bound<'_, PyAny>) -> PyResult<(FetchedAt, Fetch)> {
 
 /// Adds the fetches of an Arrow struct array (fields `origin`, or `url`
 /// of the robots.txt; `status`; `body`; `location`) to `set`, the first
-/// of each origin only: the rows of a Spark batch repeat their origin's
-/// fetches for every URL.
-fn arrow_fetches(array: &dyn Array, set: &mut FetchSet) -> PyResult<()> {
+/// of each origin only, of this array and those before it (`seen`): the
+/// rows of a Spark batch repeat their origin's fetches for every URL.
+/// Bodies in one buffer are kept there, not copied.
+fn arrow_fetches<'a>(
+    array: &'a dyn Array,
+    seen: &mut std::collections::HashSet<&'a [u8]>,
+    set: &mut FetchSet,
+) -> PyResult<()> {
     let fetches = array.as_struct_opt().ok_or_else(|| {
         PyTypeError::new_err(format!(
             "fetches must be an Arrow struct array, not {}",
@@ -810,6 +811,8 @@ fn arrow_fetches(array: &dyn Array, set: &mut FetchSet) -> PyResult<()> {
         origin.map(|o| (o, false)).or_else(|| url().map(|u| (u, true)))
     };
     let body = column("body").map(|b| ArrowUrls::new(&**b)).transpose()?;
+    // The buffer the bodies lie in, kept by the set rather than copied.
+    let values = column("body").and_then(|b| values_buffer(&**b));
     let location =
         column("location").map(|l| ArrowUrls::new(&**l)).transpose()?;
     let status = column("status");
@@ -839,7 +842,6 @@ fn arrow_fetches(array: &dyn Array, set: &mut FetchSet) -> PyResult<()> {
         // Out of range is no HTTP status: treated as no answer.
         Ok(u16::try_from(value).unwrap_or(0))
     };
-    let mut seen = std::collections::HashSet::new();
     for i in 0..fetches.len() {
         if fetches.is_null(i) {
             continue;
@@ -854,22 +856,66 @@ fn arrow_fetches(array: &dyn Array, set: &mut FetchSet) -> PyResult<()> {
         } else {
             FetchedAt::Origin(origin)
         };
+        let bytes = body.as_ref().and_then(|b| b.get(i)).unwrap_or_default();
+        let shared = values.as_ref().and_then(|v| shared_body(v, bytes));
         let fetch = Fetch {
             status: status_at(i)?,
-            body: body
-                .as_ref()
-                .and_then(|b| b.get(i))
-                .unwrap_or_default()
-                .to_vec(),
+            body: match shared {
+                Some(_) => vec![],
+                None => bytes.to_vec(),
+            },
             location: location
                 .as_ref()
                 .and_then(|l| l.get(i))
                 .map(|l| String::from_utf8_lossy(l).into_owned()),
             date: None,
         };
-        insert_fetch(set, at, fetch);
+        match (shared, at) {
+            (None, at) => insert_fetch(set, at, fetch),
+            (Some(body), FetchedAt::Origin(origin)) => {
+                set.insert_shared(&origin, fetch, body)
+            }
+            (Some(body), FetchedAt::Url(url)) => {
+                set.insert_url_shared(&url, fetch, body);
+            }
+        }
     }
     Ok(())
+}
+
+/// The one buffer that the values of an offset-based string or binary
+/// array lie in (a view array's may lie in several, or in the views).
+fn values_buffer(
+    array: &dyn Array,
+) -> Option<Arc<dyn AsRef<[u8]> + Send + Sync>> {
+    Some(match array.data_type() {
+        DataType::Binary => {
+            Arc::new(array.as_binary::<i32>().values().clone())
+        }
+        DataType::LargeBinary => {
+            Arc::new(array.as_binary::<i64>().values().clone())
+        }
+        DataType::Utf8 => Arc::new(array.as_string::<i32>().values().clone()),
+        DataType::LargeUtf8 => {
+            Arc::new(array.as_string::<i64>().values().clone())
+        }
+        _ => return None,
+    })
+}
+
+/// `bytes`, a value of the array whose values lie in `values`, as a
+/// range of that buffer; `None` for an empty value or one elsewhere.
+fn shared_body(
+    values: &Arc<dyn AsRef<[u8]> + Send + Sync>,
+    bytes: &[u8],
+) -> Option<SharedBody> {
+    let base = (**values).as_ref().as_ptr() as usize;
+    let start = (bytes.as_ptr() as usize).checked_sub(base)?;
+    (!bytes.is_empty())
+        .then(|| {
+            SharedBody::new(Arc::clone(values), start..start + bytes.len())
+        })
+        .flatten()
 }
 
 /// URLs of many hosts, each judged by its own origin's robots.txt fetch.
@@ -951,7 +997,7 @@ impl Crawl {
         robots_index: Vec<std::path::PathBuf>,
         robots_warc: Vec<std::path::PathBuf>,
         fetches: Option<&Bound<'_, PyAny>>,
-        fetch_array: Option<&Bound<'_, PyAny>>,
+        fetch_array: Option<Vec<Bound<'_, PyAny>>>,
         on_4xx: &str,
         on_401_403: &str,
         on_5xx: &str,
@@ -990,9 +1036,17 @@ impl Crawl {
                 insert_fetch(&mut set, at, fetch);
             }
         }
-        if let Some(array) = fetch_array {
-            let array = import_array(array)?;
-            py.detach(|| arrow_fetches(&*array, &mut set))?;
+        if let Some(chunks) = fetch_array {
+            let chunks: Vec<ArrayRef> = chunks
+                .iter()
+                .map(|c| import_array(c))
+                .collect::<PyResult<_>>()?;
+            py.detach(|| {
+                let mut seen = std::collections::HashSet::new();
+                chunks
+                    .iter()
+                    .try_for_each(|c| arrow_fetches(&**c, &mut seen, &mut set))
+            })?;
         }
         let read = |set: &mut FetchSet| -> std::io::Result<()> {
             if let Some(dir) = &robots_dir {

@@ -397,6 +397,40 @@ def test_crawl_arrow_fetches_equal_dict_fetches():
         assert got.column("reason").to_pylist() == [None if w is None else w.reason for w in want]
 
 
+def test_crawl_keeps_arrow_bodies_where_they_lie():
+    """A Crawl of an Arrow table keeps each chunk's bodies in the table's
+    buffers (of every string and binary layout): it judges as a Crawl of
+    dicts does after the table is gone, and of a URL fetched in two
+    chunks the first counts, as within one."""
+    import gc
+
+    rows = [
+        {"url": f.get("url"), "origin": f.get("origin"), "status": f.get("status"),
+         "body": f["body"].encode() if isinstance(f.get("body"), str) else f.get("body"),
+         "location": f.get("location")}
+        for f in FETCHES
+    ]
+    want = Crawl(fetches=FETCHES).verdicts(CRAWL_URLS)
+    later = dict(rows[0], body=b"User-agent: *\nDisallow: /\n")
+    for body_type in (pa.binary(), pa.large_binary(), pa.string(), pa.binary_view()):
+        schema = pa.schema([("url", pa.string()), ("origin", pa.string()),
+                            ("status", pa.int32()), ("body", body_type), ("location", pa.string())])
+
+        def batch(part):
+            if pa.types.is_string(body_type):
+                part = [dict(r, body=None if r["body"] is None else r["body"].decode()) for r in part]
+            return pa.RecordBatch.from_pylist(part, schema=schema)
+
+        half = len(rows) // 2
+        table = pa.Table.from_batches([batch(rows[:half]), batch(rows[half:] + [later])])
+        assert table.column("body").num_chunks == 2
+        c = Crawl(fetches=table)
+        del table
+        gc.collect()
+        got = c.verdicts(CRAWL_URLS)
+        assert [tuple(g) if g else g for g in got] == [tuple(w) if w else w for w in want], body_type
+
+
 def _warc_record(uri, status, body, date):
     http = f"HTTP/1.1 {status} X\r\nContent-Type: text/plain\r\n\r\n".encode() + body
     head = (

@@ -382,8 +382,7 @@ impl CrawlJudge {
             .map(|i| match fetches.is_unread(i) {
                 true => i,
                 false => {
-                    let body =
-                        fetches.get(i).map_or(&[][..], |(_, f)| &f.body);
+                    let body = fetches.kept_body(i).unwrap_or_default();
                     *first_with.entry(body).or_insert(i)
                 }
             })
@@ -1430,6 +1429,70 @@ mod tests {
 
     /// Files of a directory with equal bodies share one set of matchers,
     /// as fetches read whole do, though they are compared only when read.
+    #[test]
+    fn shared_bodies_judge_as_their_own_would() {
+        use crate::crawl::SharedBody;
+        use std::sync::Arc;
+
+        // Three bodies in one buffer, as an Arrow array's values hold
+        // them; b.com and c.com serve the same one.
+        let same = "User-agent: *\nDisallow: /b/\n";
+        let buffer = format!("User-agent: *\nDisallow: /a/\n{same}{same}");
+        let bytes: Arc<dyn AsRef<[u8]> + Send + Sync> =
+            Arc::new(buffer.clone().into_bytes());
+        let (a_len, s_len) = (buffer.len() - 2 * same.len(), same.len());
+        let shared = |range| SharedBody::new(Arc::clone(&bytes), range);
+        assert!(shared(0..buffer.len() + 1).is_none());
+        let mut set = FetchSet::new();
+        let ok = Fetch { status: 200, ..Fetch::default() };
+        let bodies = [
+            ("https://a.com/robots.txt", 0..a_len),
+            ("https://b.com/robots.txt", a_len..a_len + s_len),
+            ("https://c.com/robots.txt", a_len + s_len..buffer.len()),
+        ];
+        for (url, range) in bodies {
+            let body = shared(range).unwrap();
+            assert!(set.insert_url_shared(url, ok.clone(), body));
+        }
+        assert!(!set.insert_url_shared(
+            "nonsense",
+            ok.clone(),
+            shared(0..0).unwrap()
+        ));
+        // The buffer is held once, and counted by its bodies' bytes.
+        assert_eq!(set.body_bytes(), buffer.len());
+        assert_eq!(set.body(1).as_deref(), Some(same.as_bytes()));
+        // A later fetch of a.com with a body of its own replaces the
+        // shared one.
+        set.insert_url(
+            "https://a.com/robots.txt",
+            Fetch { body: b"User-agent: *\nDisallow: /z/\n".to_vec(), ..ok },
+        );
+        let judge = judge_of(set, &["*"]);
+        let (mut scratch, mut out) = (judge.scratch(), vec![]);
+        let mut verdict = |url: &str| {
+            judge.verdicts(url.as_bytes(), &mut scratch, &mut out);
+            out[0].allowed()
+        };
+        assert_eq!(verdict("https://a.com/a/x"), Some(true));
+        assert_eq!(verdict("https://a.com/z/x"), Some(false));
+        assert_eq!(verdict("https://b.com/b/x"), Some(false));
+        assert_eq!(verdict("https://c.com/b/x"), Some(false));
+        assert_eq!(verdict("https://c.com/a/x"), Some(true));
+        // Equal shared bodies share matchers, as equal owned ones do.
+        let mut key = vec![];
+        let compiled = |url: &str, key: &mut Vec<u8>| match judge
+            .locate(url.as_bytes(), key)
+        {
+            (Located::Rules { compiled, .. }, _) => compiled,
+            other => panic!("{url}: {other:?}"),
+        };
+        assert_eq!(
+            compiled("https://b.com/", &mut key),
+            compiled("https://c.com/", &mut key)
+        );
+    }
+
     #[test]
     fn unread_files_with_equal_bodies_share_matchers() {
         let dir = std::env::temp_dir()

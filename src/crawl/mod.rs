@@ -58,7 +58,7 @@ pub use self::judge::{
     MatcherCache, DEFAULT_COMPILE_AFTER, MAX_REDIRECTS,
 };
 pub use self::origin::{Origin, Scheme};
-pub use self::source::{FetchSet, Skipped};
+pub use self::source::{FetchSet, SharedBody, Skipped};
 pub(crate) use self::warc::{read_head as read_warc_head, Head as WarcHead};
 pub(crate) use self::worker::all_allowed;
 pub use self::worker::CrawlWorker;

@@ -3,10 +3,12 @@
 //! Lines index, and WARC files.
 
 use std::borrow::Cow;
+use std::fmt;
 use std::fs::{self, File};
 use std::io::{self, BufReader, Read};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use super::fetch::Fetch;
 use super::hash::HashMap;
@@ -34,6 +36,41 @@ pub struct FetchSet {
     /// The fetches of a directory's files, by index, whose bodies are read
     /// only when first needed (see [`FetchSet::body`]).
     unread: HashMap<usize, Unread>,
+    /// The fetches, by index, whose bodies lie in a buffer shared with
+    /// others (see [`FetchSet::insert_shared`]).
+    shared: HashMap<usize, SharedBody>,
+}
+
+/// A fetch's body inside a larger buffer that it shares with other
+/// bodies, such as the values of an Arrow array of them: kept as the
+/// buffer and a range rather than copied, so that a large table of
+/// fetches handed over whole is not held twice.
+#[derive(Clone)]
+pub struct SharedBody {
+    bytes: Arc<dyn AsRef<[u8]> + Send + Sync>,
+    range: Range<usize>,
+}
+
+impl SharedBody {
+    /// The bytes `range` of `bytes`; `None` when they are not all there.
+    pub fn new(
+        bytes: Arc<dyn AsRef<[u8]> + Send + Sync>,
+        range: Range<usize>,
+    ) -> Option<SharedBody> {
+        let len = (*bytes).as_ref().len();
+        (range.start <= range.end && range.end <= len)
+            .then_some(SharedBody { bytes, range })
+    }
+
+    fn get(&self) -> &[u8] {
+        &(*self.bytes).as_ref()[self.range.clone()]
+    }
+}
+
+impl fmt::Debug for SharedBody {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SharedBody").field("range", &self.range).finish()
+    }
 }
 
 /// A file of a directory, read each time its body is needed and not kept:
@@ -79,6 +116,7 @@ impl Default for FetchSet {
             max_body: body_bytes_for(DEFAULT_MAX_ROBOTS_BYTES),
             undecodable: 0,
             unread: HashMap::default(),
+            shared: HashMap::default(),
         }
     }
 }
@@ -128,8 +166,8 @@ impl FetchSet {
 
     /// The fetch at `index` and the name it was added under (an origin, a
     /// host, or the URL of a capture of another path than `/robots.txt`).
-    /// A directory's file has an empty body here (the set does not keep
-    /// it): see [`FetchSet::body`].
+    /// A directory's file, and a fetch added with a shared body, have an
+    /// empty body here: see [`FetchSet::body`].
     pub fn get(&self, index: usize) -> Option<(&str, &Fetch)> {
         self.fetches.get(index).map(|(name, f)| (name.as_str(), f))
     }
@@ -139,8 +177,7 @@ impl FetchSet {
     /// `None` when there is no such fetch or its file could not be read.
     pub fn body(&self, index: usize) -> Option<Cow<'_, [u8]>> {
         let Some(unread) = self.unread.get(&index) else {
-            let (_, fetch) = self.fetches.get(index)?;
-            return Some(Cow::Borrowed(&fetch.body));
+            return self.kept_body(index).map(Cow::Borrowed);
         };
         match read_body(&unread.path, self.max_body) {
             Ok(body) => Some(Cow::Owned(body)),
@@ -151,6 +188,24 @@ impl FetchSet {
                 None
             }
         }
+    }
+
+    /// The body the set holds for the fetch at `index` (its own or a
+    /// shared one): empty for a directory's file, which it does not hold.
+    pub(crate) fn kept_body(&self, index: usize) -> Option<&[u8]> {
+        match self.shared.get(&index) {
+            Some(shared) => Some(shared.get()),
+            None => self.fetches.get(index).map(|(_, f)| &f.body[..]),
+        }
+    }
+
+    /// The bytes of the bodies the set holds (a directory's files, read
+    /// when needed, count for nothing).
+    pub fn body_bytes(&self) -> usize {
+        (0..self.len())
+            .filter_map(|i| self.kept_body(i))
+            .map(<[u8]>::len)
+            .sum()
     }
 
     /// Whether the fetch at `index` is a directory's file whose body is
@@ -177,8 +232,28 @@ impl FetchSet {
     /// one, the later fetch by date is kept; without dates, the one added
     /// last.
     pub fn insert(&mut self, origin: &Origin, fetch: Fetch) {
+        self.add_origin(origin, fetch);
+    }
+
+    /// [`FetchSet::insert`] with the body `body` instead of `fetch.body`
+    /// (which is dropped), kept where it lies rather than copied.
+    pub fn insert_shared(
+        &mut self,
+        origin: &Origin,
+        fetch: Fetch,
+        body: SharedBody,
+    ) {
+        let fetch = Fetch { body: vec![], ..fetch };
+        if let Some(i) = self.add_origin(origin, fetch) {
+            self.shared.insert(i, body);
+        }
+    }
+
+    /// [`FetchSet::insert`], returning the fetch's index if it was added
+    /// or replaced one.
+    fn add_origin(&mut self, origin: &Origin, fetch: Fetch) -> Option<usize> {
         let name = origin.to_string();
-        self.add(Kind::Origin, origin.key(), name, fetch);
+        self.add(Kind::Origin, origin.key(), name, fetch)
     }
 
     /// Adds the robots.txt of `host` for every scheme and port. A fetch by
@@ -205,21 +280,43 @@ impl FetchSet {
     /// captures of one URL, the later one is kept). Returns `false`, adding
     /// nothing, when `url` is not an absolute http(s) URL with a host.
     pub fn insert_url(&mut self, url: &str, fetch: Fetch) -> bool {
+        self.add_url(url, fetch).is_some()
+    }
+
+    /// [`FetchSet::insert_url`] with the body `body` instead of
+    /// `fetch.body` (which is dropped), kept where it lies rather than
+    /// copied.
+    pub fn insert_url_shared(
+        &mut self,
+        url: &str,
+        fetch: Fetch,
+        body: SharedBody,
+    ) -> bool {
+        let fetch = Fetch { body: vec![], ..fetch };
+        match self.add_url(url, fetch) {
+            None => false,
+            Some(added) => {
+                if let Some(i) = added {
+                    self.shared.insert(i, body);
+                }
+                true
+            }
+        }
+    }
+
+    /// [`FetchSet::insert_url`]: `None` when `url` is no absolute http(s)
+    /// URL with a host, else the fetch's index if it was added or replaced
+    /// one.
+    fn add_url(&mut self, url: &str, fetch: Fetch) -> Option<Option<usize>> {
         let mut key = vec![];
-        let Some(parts) = origin_key(url.as_bytes(), &mut key) else {
-            return false;
-        };
+        let parts = origin_key(url.as_bytes(), &mut key)?;
         let rest = path_and_query(&url[parts.authority_end()..]);
-        let Some(origin) = Origin::of_url(url.as_bytes()) else {
-            return false;
-        };
+        let origin = Origin::of_url(url.as_bytes())?;
         if rest == "/robots.txt" {
-            self.insert(&origin, fetch);
-            return true;
+            return Some(self.add_origin(&origin, fetch));
         }
         key.extend_from_slice(rest.as_bytes());
-        self.add(Kind::Url, key, format!("{origin}{rest}"), fetch);
-        true
+        Some(self.add(Kind::Url, key, format!("{origin}{rest}"), fetch))
     }
 
     /// Adds `fetch` under `key`, or replaces the fetch there if `fetch` is
@@ -247,6 +344,7 @@ impl FetchSet {
                 if older {
                     self.fetches[i] = (name, fetch);
                     self.unread.remove(&i);
+                    self.shared.remove(&i);
                     return Some(i);
                 }
                 None
@@ -278,6 +376,7 @@ impl FetchSet {
             f.body = vec![];
         }
         self.unread.remove(&index);
+        self.shared.remove(&index);
     }
 
     /// The URL fetched at `index`, against which its `Location` resolves:
