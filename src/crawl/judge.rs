@@ -1427,8 +1427,8 @@ mod tests {
         assert_eq!((cache.len(), cache.memory_usage()), (1, 2 * body.len()));
     }
 
-    /// Files of a directory with equal bodies share one set of matchers,
-    /// as fetches read whole do, though they are compared only when read.
+    /// Fetches whose bodies lie in one shared buffer judge as fetches
+    /// with bodies of their own do, and equal ones share matchers.
     #[test]
     fn shared_bodies_judge_as_their_own_would() {
         use crate::crawl::SharedBody;
@@ -1493,6 +1493,8 @@ mod tests {
         );
     }
 
+    /// Files of a directory with equal bodies share one set of matchers,
+    /// as fetches read whole do, though they are compared only when read.
     #[test]
     fn unread_files_with_equal_bodies_share_matchers() {
         let dir = std::env::temp_dir()
