@@ -141,13 +141,7 @@ pub(crate) fn same_authority(url: &[u8], authority: &[u8]) -> bool {
 /// host: URLs with the same such bytes have one origin (or none alike).
 /// `None` for a line that does not start with `http://` or `https://`.
 pub(crate) fn raw_authority(url: &[u8]) -> Option<&[u8]> {
-    let start = if strip_prefix_ci(url, b"https://").is_some() {
-        8
-    } else if strip_prefix_ci(url, b"http://").is_some() {
-        7
-    } else {
-        return None;
-    };
+    let (_, start) = http_scheme(url)?;
     Some(&url[..start + authority_end(&url[start..])])
 }
 
@@ -175,13 +169,8 @@ pub(crate) fn origin_key(url: &[u8], key: &mut Vec<u8>) -> Option<Parts> {
 /// browser, no leading space and no other number of slashes is accepted,
 /// since a crawl log's line without them is more likely garbage than a URL.
 fn parse(url: &[u8], key: &mut Vec<u8>) -> Option<Parts> {
-    let (scheme, rest) = if let Some(r) = strip_prefix_ci(url, b"https://") {
-        (Scheme::Https, r)
-    } else if let Some(r) = strip_prefix_ci(url, b"http://") {
-        (Scheme::Http, r)
-    } else {
-        return None;
-    };
+    let (scheme, start) = http_scheme(url)?;
+    let rest = &url[start..];
     // One pass finds where the authority ends and whether it is a plain
     // `host[:port]`, whose last colon starts the port.
     let mut end = rest.len();
@@ -439,9 +428,33 @@ fn parse_port(digits: &[u8]) -> Option<u16> {
     u16::try_from(n).ok()
 }
 
-fn strip_prefix_ci<'a>(bytes: &'a [u8], prefix: &[u8]) -> Option<&'a [u8]> {
-    let head = bytes.get(..prefix.len())?;
-    head.eq_ignore_ascii_case(prefix).then(|| &bytes[prefix.len()..])
+/// The scheme of a URL starting with `https://` or `http://` (in any
+/// case), and where the rest starts. Every URL of a log in random host
+/// order comes by here, so its first eight bytes are compared as one word:
+/// a byte ORed with 0x20 is a lower-case letter exactly when it is that
+/// letter in either case, and `:` and `/` are compared as they are.
+fn http_scheme(url: &[u8]) -> Option<(Scheme, usize)> {
+    const HTTPS: u64 = u64::from_le_bytes(*b"https://");
+    const HTTP: u64 = u64::from_le_bytes(*b"http://\0");
+    // The letters' bytes: "https" and "http".
+    const HTTPS_LETTERS: u64 = 0x0000_0020_2020_2020;
+    const HTTP_LETTERS: u64 = 0x0000_0000_2020_2020;
+    // All but the eighth byte.
+    const SEVEN: u64 = 0x00ff_ffff_ffff_ffff;
+    let Some(head) = url.first_chunk::<8>() else {
+        // Too short for `https://`, and for anything after `http://`.
+        return url
+            .eq_ignore_ascii_case(b"http://")
+            .then_some((Scheme::Http, 7));
+    };
+    let word = u64::from_le_bytes(*head);
+    if word | HTTPS_LETTERS == HTTPS {
+        Some((Scheme::Https, 8))
+    } else if (word | HTTP_LETTERS) & SEVEN == HTTP {
+        Some((Scheme::Http, 7))
+    } else {
+        None
+    }
 }
 
 #[cfg(test)]
@@ -562,6 +575,58 @@ mod tests {
                 assert_eq!(key(&long), Some(want));
             }
         }
+    }
+
+    /// The word-wide scheme test says what a byte-wise, case-blind
+    /// comparison says: for every case of both schemes, every byte in
+    /// every place of them and after, and every length up to nine.
+    #[test]
+    fn http_scheme_is_a_case_blind_prefix_test() {
+        fn byte_wise(url: &[u8]) -> Option<(Scheme, usize)> {
+            let starts = |p: &[u8]| {
+                url.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p))
+            };
+            if starts(b"https://") {
+                Some((Scheme::Https, 8))
+            } else if starts(b"http://") {
+                Some((Scheme::Http, 7))
+            } else {
+                None
+            }
+        }
+        let mut urls = vec![];
+        for base in [&b"https://a"[..], b"http://ab"] {
+            for case in 0..32u32 {
+                let url: Vec<u8> = base
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &b)| match case >> i & 1 {
+                        1 if i < 5 => b.to_ascii_uppercase(),
+                        _ => b,
+                    })
+                    .collect();
+                for at in 0..url.len() {
+                    for b in 0..=255u8 {
+                        let mut other = url.clone();
+                        other[at] = b;
+                        urls.push(other);
+                    }
+                }
+                urls.push(url);
+            }
+        }
+        let mut found = [0usize; 2];
+        for url in &urls {
+            for len in 0..=url.len() {
+                let url = &url[..len];
+                let want = byte_wise(url);
+                assert_eq!(http_scheme(url), want, "{url:?}");
+                if let Some((scheme, _)) = want {
+                    found[(scheme == Scheme::Https) as usize] += 1;
+                }
+            }
+        }
+        assert!(found[0] > 0 && found[1] > 0);
     }
 
     /// Where a raw authority ends is where the parser finds it ends, and
