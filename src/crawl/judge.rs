@@ -1369,6 +1369,23 @@ mod tests {
         assert_eq!(judged("https://b.com/b.com", 0), (f, scan, 3));
     }
 
+    /// Judges `url`, of an origin with rules, as the first URL of a batch
+    /// in which more than [`FEW_URLS`] of its URLs follow, so that its
+    /// matchers are built at once; its fetch's place in the judge's cache
+    /// and its verdicts.
+    fn judged_first(
+        judge: &CrawlJudge,
+        url: &[u8],
+    ) -> (usize, Vec<CrawlVerdict>) {
+        let (located, _) = judge.locate(url, &mut vec![]);
+        let Located::Rules { compiled, .. } = located else {
+            panic!("{url:?} has rules");
+        };
+        let (mut scratch, mut out) = (judge.scratch(), vec![]);
+        judge.judge_located(url, located, FEW_URLS, &mut scratch, &mut out);
+        (compiled, out)
+    }
+
     /// A slot takes one cache line, and its hints say where its entry,
     /// the entry's matchers, its count and the first matcher's patterns
     /// lie, so that one prefetch of the slot leads to all of them.
@@ -1379,13 +1396,7 @@ mod tests {
         assert_eq!(std::mem::size_of::<Slot>(), 64);
         let body = b"User-agent: *\nDisallow: /a\nAllow: /a/b*c\n".to_vec();
         let judge = judge_of(served([("a.com", body)]), &["x"]);
-        let url = b"https://a.com/a";
-        let (located, _) = judge.locate(url, &mut vec![]);
-        let Located::Rules { compiled, .. } = located else {
-            panic!("a.com has rules");
-        };
-        let (mut scratch, mut out) = (judge.scratch(), vec![]);
-        judge.judge_located(url, located, FEW_URLS, &mut scratch, &mut out);
+        let (compiled, _) = judged_first(&judge, b"https://a.com/a");
         let entry = judge.cache.get(compiled).expect("the entry is kept");
         let matchers = entry.matchers.as_deref().expect("matchers built");
         let scanned = entry.scanned.as_deref().expect("a count kept");
@@ -1413,13 +1424,7 @@ mod tests {
         let cache = Arc::new(MatcherCache::new(1 << 20));
         let judge =
             judge_of(set, &["x"]).with_shared_cache(Arc::clone(&cache));
-        let url = b"https://a.com/a";
-        let (located, _) = judge.locate(url, &mut vec![]);
-        let Located::Rules { compiled, .. } = located else {
-            panic!("a.com has rules");
-        };
-        let (mut scratch, mut out) = (judge.scratch(), vec![]);
-        judge.judge_located(url, located, FEW_URLS, &mut scratch, &mut out);
+        let (compiled, out) = judged_first(&judge, b"https://a.com/a");
         assert_eq!(out[0].allowed(), Some(false));
         let built = judge.matchers(compiled).map(|m| m[0].strategy());
         assert_eq!(built, Some("scan"));
