@@ -5,6 +5,7 @@
 //! reader of Google's reference library: every byte sequence parses, the
 //! unparseable lines are kept (and reported) rather than rejected.
 
+use crate::swar::LineMarks;
 use std::io::{self, Read};
 use std::ops::Range;
 
@@ -311,8 +312,10 @@ impl Robots {
         let feeds = memchr::memchr_iter(b'\n', &bytes[start..]).count();
         let mut lines = Vec::with_capacity(feeds + 1);
         let mut warnings = vec![];
+        let mut marks = vec![];
+        crate::swar::line_marks(bytes, &mut marks);
         while start < bytes.len() {
-            let scan = scan_line(bytes, start);
+            let scan = scan_line(bytes, &marks, start);
             number = number.saturating_add(1);
             lines.push(read_line(bytes, &scan, number, &mut warnings));
             start = scan.end;
@@ -460,66 +463,47 @@ struct LineScan {
     colon: Option<usize>,
 }
 
-/// Scans the line that starts at `start` in `bytes`: one pass, a word at
-/// a time, finds its end and what [`LineScan`] holds. Lines are short and
-/// many: a search for the line end per line, then a pass over the line,
-/// cost more than this.
-fn scan_line(bytes: &[u8], start: usize) -> LineScan {
-    use crate::swar::{equal, word};
-
-    let mut scan = LineScan {
+/// Scans the line that starts at `start` in `bytes`, whose marks
+/// ([`line_marks`](crate::swar::line_marks)) are `marks`: its end, then
+/// its first stop before that, then its first colon before the stop,
+/// each the next set bit of its mask. Lines are short and many: marking
+/// the whole file sixteen bytes at a time, then a few bit operations per
+/// line, costs less than a pass over each line a word at a time.
+fn scan_line(bytes: &[u8], marks: &[LineMarks], start: usize) -> LineScan {
+    let end = next_mark(marks, |m| m.ends, start, bytes.len());
+    let stop = next_mark(marks, |m| m.stops, start, end);
+    let colon = next_mark(marks, |m| m.colons, start, stop);
+    LineScan {
         start,
-        end: bytes.len(),
-        stop: bytes.len(),
-        comment: false,
-        colon: None,
-    };
-    let mut stopped = false;
-    let mut i = start;
-    // Each mask's lowest set bit is its first match (see `equal`).
-    let first = |mask: u64| (mask.trailing_zeros() / 8) as usize;
-    while bytes.len() >= i + 8 {
-        let w = word(&bytes[i..]);
-        let eol = first(equal(w, b'\n') | equal(w, b'\r'));
-        if !stopped {
-            let stop = first(equal(w, b'#') | equal(w, 0)).min(eol);
-            if scan.colon.is_none() {
-                let c = first(equal(w, b':'));
-                if c < stop {
-                    scan.colon = Some(i + c);
-                }
-            }
-            if stop < 8 {
-                stopped = true;
-                scan.stop = i + stop;
-                scan.comment = stop < eol && bytes[i + stop] == b'#';
-            }
-        }
-        if eol < 8 {
-            scan.end = i + eol;
-            return scan;
-        }
-        i += 8;
+        end,
+        stop,
+        comment: stop < end && bytes[stop] == b'#',
+        colon: (colon < stop).then_some(colon),
     }
-    while let Some(&b) = bytes.get(i) {
-        match b {
-            b'\n' | b'\r' => {
-                scan.end = i;
-                break;
-            }
-            b'#' | 0 if !stopped => {
-                stopped = true;
-                (scan.stop, scan.comment) = (i, b == b'#');
-            }
-            b':' if !stopped && scan.colon.is_none() => scan.colon = Some(i),
-            _ => {}
+}
+
+/// Where the first byte at or after `from` marked in `pick`'s mask is,
+/// or `limit` when none is before it.
+#[inline]
+fn next_mark(
+    marks: &[LineMarks],
+    pick: impl Fn(&LineMarks) -> u64,
+    from: usize,
+    limit: usize,
+) -> usize {
+    if from >= limit {
+        return limit;
+    }
+    let mut block = from / 64;
+    let mut mask = pick(&marks[block]) & (u64::MAX << (from % 64));
+    while mask == 0 {
+        block += 1;
+        if block * 64 >= limit {
+            return limit;
         }
-        i += 1;
+        mask = pick(&marks[block]);
     }
-    if !stopped {
-        scan.stop = scan.end;
-    }
-    scan
+    (block * 64 + mask.trailing_zeros() as usize).min(limit)
 }
 
 /// Keys are recognised case-insensitively by prefix, in this order:
@@ -641,6 +625,9 @@ mod tests {
             [b'#', 0, b':', b'\n', b'\r', b';', 0x80 | b'#', 1, b'\x0b'];
         let n = specials.len();
         let mut count = 0;
+        let mut marks = vec![];
+        // A head that puts the line across the first 64 bytes' end.
+        let long_head = [&b"k:"[..], &[b'v'; 50], b"\n"].concat();
         for len in 0..=20 {
             for a in 0..=len {
                 for b in a..=len {
@@ -655,11 +642,15 @@ mod tests {
                                     line[at] = specials[byte];
                                 }
                             }
-                            for (head, tail) in
-                                [(&b""[..], &b""[..]), (b"a:", b"\nb#:\r\n")]
-                            {
+                            for (head, tail) in [
+                                (&b""[..], &b""[..]),
+                                (b"a:", b"\nb#:\r\n"),
+                                (&long_head[..], b"\n"),
+                            ] {
                                 let bytes = [head, &line, tail].concat();
-                                let scan = scan_line(&bytes, head.len());
+                                crate::swar::line_marks(&bytes, &mut marks);
+                                let scan =
+                                    scan_line(&bytes, &marks, head.len());
                                 let got = (
                                     scan.end,
                                     scan.stop,
@@ -678,7 +669,28 @@ mod tests {
                 }
             }
         }
-        assert!(count > 200_000);
+        assert!(count > 300_000);
+        // Long lines, across several blocks of marks, with a few special
+        // bytes anywhere.
+        let mut rng = crate::testing::xorshift(0x5851_F42D_4C95_7F2Du64);
+        for _ in 0..20_000 {
+            let len = (rng() % 300) as usize;
+            let mut bytes = vec![b'x'; len];
+            for _ in 0..rng() % 4 {
+                let r = rng();
+                if len > 0 {
+                    bytes[r as usize % len] = specials[(r >> 32) as usize % n];
+                }
+            }
+            crate::swar::line_marks(&bytes, &mut marks);
+            let mut start = 0;
+            while start < len {
+                let scan = scan_line(&bytes, &marks, start);
+                let got = (scan.end, scan.stop, scan.comment, scan.colon);
+                assert_eq!(got, plain(&bytes, start), "{bytes:?} {start}");
+                start = scan.end + 1;
+            }
+        }
     }
 
     fn kinds(robots: &Robots) -> Vec<LineKind> {
