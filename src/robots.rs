@@ -549,6 +549,25 @@ const KEY_WORDS: [(u64, u64, u64); KEYS.len()] = {
     out
 };
 
+/// For each entry of [`KEYS`], whether its prefix is its canonical key
+/// itself (not a typo of it): computed once, as a line's key is read.
+const KEY_IS_CANONICAL: [bool; KEYS.len()] = {
+    let mut out = [false; KEYS.len()];
+    let mut k = 0;
+    while k < KEYS.len() {
+        let (prefix, canonical) = (KEYS[k].0.as_bytes(), KEYS[k].2.as_bytes());
+        let mut same = prefix.len() == canonical.len();
+        let mut i = 0;
+        while same && i < prefix.len() {
+            same = prefix[i] == canonical[i];
+            i += 1;
+        }
+        out[k] = same;
+        k += 1;
+    }
+    out
+};
+
 /// The kind of a line by its key and, for a recognised key, the canonical
 /// key it is read as and whether the key is exactly that (else it is a
 /// typo, accepted).
@@ -557,8 +576,8 @@ fn classify_key(key: &[u8]) -> (LineKind, Option<(&'static str, bool)>) {
     // first letter are tried, their first 8 bytes at once.
     let first = key.first().map_or(0, u8::to_ascii_lowercase);
     let (head, _) = crate::swar::word_and_mask(key);
-    for (&(prefix, kind, canonical), &(word, mask, letters)) in
-        KEYS.iter().zip(&KEY_WORDS)
+    for (k, (&(prefix, kind, canonical), &(word, mask, letters))) in
+        KEYS.iter().zip(&KEY_WORDS).enumerate()
     {
         let prefix = prefix.as_bytes();
         if prefix[0] != first || key.len() < prefix.len() {
@@ -572,8 +591,7 @@ fn classify_key(key: &[u8]) -> (LineKind, Option<(&'static str, bool)>) {
             .zip(&prefix[8.min(prefix.len())..])
             .all(|(&k, &p)| k.to_ascii_lowercase() == p);
         if same {
-            let exact =
-                key.len() == canonical.len() && prefix == canonical.as_bytes();
+            let exact = key.len() == canonical.len() && KEY_IS_CANONICAL[k];
             return (kind, Some((canonical, exact)));
         }
     }
