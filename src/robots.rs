@@ -568,6 +568,29 @@ const KEY_IS_CANONICAL: [bool; KEYS.len()] = {
     out
 };
 
+/// For each byte, the entries of [`KEYS`] whose prefix starts with it
+/// (as `start..end`; none for most bytes): the table keeps a letter's
+/// prefixes together, which a compile-time check holds it to.
+const KEYS_BY_FIRST: [(u8, u8); 256] = {
+    let mut out = [(0u8, 0u8); 256];
+    let mut k = 0;
+    while k < KEYS.len() {
+        let first = KEYS[k].0.as_bytes()[0] as usize;
+        let (start, end) = out[first];
+        if start == end {
+            out[first] = (k as u8, k as u8 + 1);
+        } else {
+            assert!(
+                end as usize == k,
+                "KEYS keeps a letter's prefixes together"
+            );
+            out[first].1 += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
 /// The kind of a line by its key and, for a recognised key, the canonical
 /// key it is read as and whether the key is exactly that (else it is a
 /// typo, accepted).
@@ -576,11 +599,12 @@ fn classify_key(key: &[u8]) -> (LineKind, Option<(&'static str, bool)>) {
     // first letter are tried, their first 8 bytes at once.
     let first = key.first().map_or(0, u8::to_ascii_lowercase);
     let (head, _) = crate::swar::word_and_mask(key);
-    for (k, (&(prefix, kind, canonical), &(word, mask, letters))) in
-        KEYS.iter().zip(&KEY_WORDS).enumerate()
-    {
+    let (start, end) = KEYS_BY_FIRST[usize::from(first)];
+    for k in usize::from(start)..usize::from(end) {
+        let ((prefix, kind, canonical), (word, mask, letters)) =
+            (KEYS[k], KEY_WORDS[k]);
         let prefix = prefix.as_bytes();
-        if prefix[0] != first || key.len() < prefix.len() {
+        if key.len() < prefix.len() {
             continue;
         }
         if (head | letters) & mask != word {
