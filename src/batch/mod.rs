@@ -68,7 +68,9 @@ mod stats;
 mod worker;
 
 pub use self::chunks::MAX_LINE_BYTES;
-pub(crate) use self::render::{for_each_line, ChunkWorker};
+#[cfg(test)]
+pub(crate) use self::render::for_each_line;
+pub(crate) use self::render::ChunkWorker;
 pub use self::render::{PlainLine, Render, Sink};
 pub use self::stats::Stats;
 

@@ -97,7 +97,10 @@ pub(crate) trait ChunkWorker: Send {
 }
 
 /// Calls `f` with every line of `chunk`, without its `\n` or `\r\n`
-/// terminator; a last line without a terminator counts too.
+/// terminator; a last line without a terminator counts too. The plain
+/// definition of a chunk's lines, which the tests hold
+/// [`UrlLines`](crate::url::lines::UrlLines) to.
+#[cfg(test)]
 pub(crate) fn for_each_line<'c, E>(
     chunk: &'c [u8],
     mut f: impl FnMut(&'c [u8]) -> Result<(), E>,

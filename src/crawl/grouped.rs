@@ -7,6 +7,7 @@ use super::origin::{raw_authority, same_authority};
 use super::remembered::Remembered;
 use crate::prefetch::prefetch;
 use crate::rules::RuleSet;
+use crate::url::path::UrlPath;
 use std::sync::Arc;
 
 /// URLs are judged in input order when they come in runs of this many
@@ -53,7 +54,26 @@ struct Ruled<'u> {
     /// Whether the fetch is a directory's file not read yet
     /// ([`Located::Unread`]).
     unread: bool,
-    url: &'u [u8],
+    target: Target<'u>,
+}
+
+/// What a ruled URL is judged by: its bytes, or the path its caller found
+/// in them already (with its special bytes' flags), which then need not
+/// be scanned for.
+#[derive(Clone, Copy, Debug)]
+enum Target<'u> {
+    Url(&'u [u8]),
+    Path(UrlPath<'u>, u8),
+}
+
+impl<'u> Target<'u> {
+    /// The bytes a judgement reads first.
+    fn bytes(&self) -> &'u [u8] {
+        match *self {
+            Target::Url(url) => url,
+            Target::Path(path, _) => path.rest,
+        }
+    }
 }
 
 /// Where a URL of `group` comes in a batch's walk whose first URL is of
@@ -122,7 +142,7 @@ impl Ruled<'_> {
 /// have one layout, as here.
 fn reuse<'a>(mut v: Vec<Ruled<'_>>) -> Vec<Ruled<'a>> {
     v.clear();
-    v.into_iter().map(|r| Ruled { url: &[], ..r }).collect()
+    v.into_iter().map(|r| Ruled { target: Target::Url(&[]), ..r }).collect()
 }
 
 impl GroupedScratch {
@@ -153,15 +173,34 @@ impl GroupedScratch {
         judge: &CrawlJudge,
         n: usize,
         url: U,
+        each: F,
+    ) where
+        U: Fn(usize) -> Option<&'u [u8]>,
+        F: FnMut(usize, &[CrawlVerdict], Option<&[Arc<RuleSet>]>),
+    {
+        self.judge_found(judge, n, url, |_| None, each);
+    }
+
+    /// [`GroupedScratch::judge`] of URLs whose paths (and their special
+    /// bytes' flags) the caller found already: `path(i)` is `url(i)`'s,
+    /// or `None` to have the URL scanned for it.
+    pub(crate) fn judge_found<'u, U, P, F>(
+        &mut self,
+        judge: &CrawlJudge,
+        n: usize,
+        url: U,
+        path: P,
         mut each: F,
     ) where
         U: Fn(usize) -> Option<&'u [u8]>,
+        P: Fn(usize) -> Option<(UrlPath<'u>, u8)>,
         F: FnMut(usize, &[CrawlVerdict], Option<&[Arc<RuleSet>]>),
     {
         const WINDOW: usize = u32::MAX as usize;
         let mut ruled = reuse(std::mem::take(&mut self.ruled));
         for base in (0..n).step_by(WINDOW) {
             let url = |i: usize| url(base + i);
+            let path = |i: usize| path(base + i);
             let mut each =
                 |i: usize,
                  one: &[CrawlVerdict],
@@ -173,8 +212,13 @@ impl GroupedScratch {
             // Room for every URL at once: grown by doubling, the vector's
             // pages would be touched twice.
             ruled.reserve(len);
-            let changes =
-                self.locate_all(judge, len, &url, &mut ruled, &mut each);
+            let changes = self.locate_all(
+                judge,
+                len,
+                (&url, &path),
+                &mut ruled,
+                &mut each,
+            );
             // One integer per URL, its group above its place, sorts faster
             // than the URLs themselves. Groups count from the first URL's,
             // so that threads judging chunks of one log start their walks
@@ -218,7 +262,7 @@ impl GroupedScratch {
                     }
                     let near = k + PREFETCH_AHEAD;
                     if let Some(at) = place(near) {
-                        prefetch(ruled[at].url);
+                        prefetch(ruled[at].target.bytes());
                         if group(near) != group(near - 1) {
                             judge.prefetch_rules(fetch(near));
                         }
@@ -230,8 +274,15 @@ impl GroupedScratch {
                         .find(|&j| group(j) != group(k))
                         .unwrap_or(order.len());
                 }
+                let (url, found) = match r.target {
+                    Target::Url(url) => (url, None),
+                    Target::Path(path, flags) => {
+                        (&[][..], Some((path, flags)))
+                    }
+                };
                 let from_rules = judge.judge_located(
-                    r.url,
+                    url,
+                    found,
                     r.located(),
                     run_end - k - 1,
                     &mut self.scratch,
@@ -252,16 +303,17 @@ impl GroupedScratch {
     /// A URL whose verdict is the same for every agent (no rules needed)
     /// is given it here; the others are pushed onto `ruled` in input
     /// order. Returns how often those change rules from one to the next.
-    fn locate_all<'u, U, F>(
+    fn locate_all<'u, U, P, F>(
         &mut self,
         judge: &CrawlJudge,
         n: usize,
-        url: &U,
+        (url, path): (&U, &P),
         ruled: &mut Vec<Ruled<'u>>,
         each: &mut F,
     ) -> usize
     where
         U: Fn(usize) -> Option<&'u [u8]>,
+        P: Fn(usize) -> Option<(UrlPath<'u>, u8)>,
         F: FnMut(usize, &[CrawlVerdict], Option<&[Arc<RuleSet>]>),
     {
         let (key, remembered) = (&mut self.key, &mut self.remembered);
@@ -314,7 +366,11 @@ impl GroupedScratch {
             if ruled.last().is_none_or(|r| r.group != group) {
                 changes += 1;
             }
-            ruled.push(Ruled { index: i, group, fetch, unread, url: line });
+            let target = match path(i) {
+                Some((path, flags)) => Target::Path(path, flags),
+                None => Target::Url(line),
+            };
+            ruled.push(Ruled { index: i, group, fetch, unread, target });
         }
         changes
     }
@@ -366,7 +422,7 @@ mod tests {
             group: 0,
             fetch: 0,
             unread: false,
-            url: &urls[0],
+            target: Target::Url(&urls[0]),
         });
         let at = ruled.as_ptr() as usize;
         let kept: Vec<Ruled<'static>> = reuse(ruled);

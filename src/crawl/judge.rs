@@ -16,6 +16,7 @@ use crate::matcher::{Matcher, MatcherBuilder, Reason, Scratch};
 use crate::prefetch::{prefetch, Hints, Region};
 use crate::robots::{Robots, DEFAULT_MAX_ROBOTS_BYTES};
 use crate::rules::RuleSet;
+use crate::url::path::UrlPath;
 use smallvec::SmallVec;
 
 /// What to assume about an origin whose fetch gave no rules.
@@ -529,7 +530,7 @@ impl CrawlJudge {
         out: &mut Vec<CrawlVerdict>,
     ) {
         let (located, _) = self.locate(url, &mut scratch.key);
-        self.judge_located(url, located, 0, scratch, out);
+        self.judge_located(url, None, located, 0, scratch, out);
     }
 
     /// Finds where `url`'s verdicts come from, compiling and reading
@@ -651,12 +652,15 @@ impl CrawlJudge {
 
     /// The verdicts of a located URL into `out` (cleared first); true
     /// when they come from the rules that [`CrawlScratch`] then holds.
+    /// `found` is the URL's path and its special bytes' flags when the
+    /// caller found them already (`url` is then not read).
     /// `following` URLs judged next need the same origin's rules: with
     /// enough of them, building their matchers now pays, where an origin's
     /// few URLs are judged by its rules alone (see [`FEW_URLS`]).
     pub(crate) fn judge_located(
         &self,
         url: &[u8],
+        found: Option<(UrlPath<'_>, u8)>,
         located: Located,
         following: usize,
         scratch: &mut CrawlScratch,
@@ -695,12 +699,23 @@ impl CrawlJudge {
         match entry.matchers {
             Some(ref matchers) => {
                 for (m, s) in matchers.iter().zip(&mut scratch.scratches) {
-                    push(m.verdict(url, s));
+                    push(match found {
+                        Some((path, flags)) => m.verdict_parts(path, flags, s),
+                        None => m.verdict(url, s),
+                    });
                 }
             }
             None => {
                 // Every agent's rules are in the judge's dialect: one path.
-                let path = self.dialect.path(url, &mut scratch.path);
+                let path = match found {
+                    Some((path, flags)) => self.dialect.path_of(
+                        path,
+                        flags,
+                        None,
+                        &mut scratch.path,
+                    ),
+                    None => self.dialect.path(url, &mut scratch.path),
+                };
                 for rules in entry.rules.iter() {
                     push(rules.verdict_path(path));
                 }
@@ -1347,6 +1362,7 @@ mod tests {
             let (located, _) = judge.locate(url, &mut vec![]);
             judge.judge_located(
                 url,
+                None,
                 located,
                 following,
                 &mut scratch,
@@ -1382,7 +1398,14 @@ mod tests {
             panic!("{url:?} has rules");
         };
         let (mut scratch, mut out) = (judge.scratch(), vec![]);
-        judge.judge_located(url, located, FEW_URLS, &mut scratch, &mut out);
+        judge.judge_located(
+            url,
+            None,
+            located,
+            FEW_URLS,
+            &mut scratch,
+            &mut out,
+        );
         (compiled, out)
     }
 

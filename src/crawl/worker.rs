@@ -6,8 +6,10 @@ use std::io::{self, Read};
 
 use super::grouped::GroupedScratch;
 use super::judge::{CrawlJudge, CrawlReason, CrawlVerdict};
-use crate::batch::{for_each_line, Batch, ChunkWorker, Sink, Stats};
+use crate::batch::{Batch, ChunkWorker, Sink, Stats};
 use crate::output::{slot, Cell, Counts, CrawlRows, Format};
+use crate::url::lines::UrlLines;
+use crate::url::path::UrlPath;
 
 /// About the most bytes a row adds to its URL (a JSON Lines row's keys,
 /// a verdict and its reason): room reserved and never written costs no
@@ -17,6 +19,16 @@ const ROW_EXTRA: usize = 64;
 /// The most room reserved for a chunk's rows at once (many agents' rows
 /// grow past it as any vector grows).
 const MAX_ROWS_RESERVED: usize = 64 << 20;
+
+/// A line's path as [`UrlLines`] found it: where its bytes lie in the
+/// chunk, whether a `/` comes before them, and its special bytes' flags.
+#[derive(Clone, Copy, Debug)]
+struct FoundPath {
+    start: usize,
+    end: usize,
+    slash: bool,
+    flags: u8,
+}
 
 /// Judges and renders the lines of crawl-log chunks, one worker per
 /// thread (see [`Batch::run_crawl_file`]).
@@ -42,6 +54,8 @@ pub struct CrawlWorker<'j> {
     grouped: GroupedScratch,
     /// Per line of the chunk: where it starts and ends.
     lines: Vec<(usize, usize)>,
+    /// Per line of the chunk: its path as [`UrlLines`] found it.
+    paths: Vec<FoundPath>,
     /// `agents` verdicts per line.
     verdicts: Vec<CrawlVerdict>,
     /// With `explain`, per verdict: the deciding rule's line number and
@@ -70,6 +84,7 @@ impl<'j> CrawlWorker<'j> {
             tally: None,
             grouped: GroupedScratch::new(judge),
             lines: vec![],
+            paths: vec![],
             verdicts: vec![],
             rules: vec![],
             texts: vec![],
@@ -135,17 +150,30 @@ impl ChunkWorker for CrawlWorker<'_> {
     fn run(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> io::Result<Stats> {
         let n = self.judge.agents().len();
         let mut stats = Stats::of_bytes(chunk.len());
-        // Where each line starts and ends; then every line's verdicts,
-        // judged grouped by the matchers they need; then the rows.
+        // Where each line starts and ends and where its path is, found
+        // for a window of the chunk at once (see docs/DESIGN.md,
+        // "Byte-class bitmaps for reading lines"); then every line's
+        // verdicts, judged grouped by the matchers they need; then the
+        // rows.
         self.lines.clear();
+        self.paths.clear();
         let base = chunk.as_ptr() as usize;
-        let lines = &mut self.lines;
-        for_each_line(chunk, |line| -> Result<(), ()> {
-            let start = line.as_ptr() as usize - base;
-            lines.push((start, start + line.len()));
-            Ok(())
-        })
-        .unwrap_or(());
+        for line in UrlLines::new(chunk) {
+            let start = line.text.as_ptr() as usize - base;
+            self.lines.push((start, start + line.text.len()));
+            // An empty path (the root) need not lie in the chunk.
+            let rest = line.path.rest;
+            let at = match rest.is_empty() {
+                true => 0,
+                false => rest.as_ptr() as usize - base,
+            };
+            self.paths.push(FoundPath {
+                start: at,
+                end: at + rest.len(),
+                slash: line.path.slash,
+                flags: line.flags,
+            });
+        }
         self.verdicts.clear();
         self.verdicts.resize(
             self.lines.len() * n,
@@ -163,24 +191,37 @@ impl ChunkWorker for CrawlWorker<'_> {
             let (start, end) = lines[i];
             Some(&chunk[start..end])
         };
-        self.grouped.judge(self.judge, lines.len(), url, |i, one, sets| {
-            verdicts[i * n..(i + 1) * n].copy_from_slice(one);
-            if !explain {
-                return;
-            }
-            for (a, v) in one.iter().enumerate() {
-                let CrawlReason::Robots(reason) = v.reason() else {
-                    continue;
-                };
-                let Some(rule) = sets.and_then(|r| reason.rule(r.get(a)?))
-                else {
-                    continue;
-                };
-                let s = texts.len();
-                texts.extend_from_slice(rule.text());
-                rules[i * n + a] = Some((rule.line(), s, texts.len()));
-            }
-        });
+        let paths = &self.paths;
+        let path = |i: usize| {
+            let p: FoundPath = paths[i];
+            let rest = &chunk[p.start..p.end];
+            Some((UrlPath { slash: p.slash, rest }, p.flags))
+        };
+        let n_lines = lines.len();
+        self.grouped.judge_found(
+            self.judge,
+            n_lines,
+            url,
+            path,
+            |i, one, sets| {
+                verdicts[i * n..(i + 1) * n].copy_from_slice(one);
+                if !explain {
+                    return;
+                }
+                for (a, v) in one.iter().enumerate() {
+                    let CrawlReason::Robots(reason) = v.reason() else {
+                        continue;
+                    };
+                    let Some(rule) = sets.and_then(|r| reason.rule(r.get(a)?))
+                    else {
+                        continue;
+                    };
+                    let s = texts.len();
+                    texts.extend_from_slice(rule.text());
+                    rules[i * n + a] = Some((rule.line(), s, texts.len()));
+                }
+            },
+        );
         // Render in input order, into room for about every row: grown by
         // doubling, the buffer would be copied and its pages touched twice.
         out.clear();
@@ -284,5 +325,80 @@ impl Batch {
         S: Sink,
     {
         self.run_slice_with(haystack, new_worker, sink)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::crawl::FetchPolicy;
+    use crate::testing::served;
+    use crate::{Dialect, MatcherBuilder};
+
+    /// Each line of a chunk, judged from the path the worker's line reader
+    /// found, gets the verdict the judge gives the line alone (scanning it
+    /// for its path), in every dialect: roots, fragments, escapes, bytes
+    /// RFC 9309 spells otherwise, `\r\n` ends, a line longer than the
+    /// reader's window, a last line without its end.
+    #[test]
+    fn found_paths_judge_as_scanned_urls() {
+        let body = "User-agent: *\nDisallow: /p%61th\nDisallow: /caf\u{e9}\n\
+                    Disallow: /*.php$\nAllow: /$\nDisallow: /x?\n\
+                    Disallow: /a%2fb\nDisallow: /%7e\n";
+        let long = format!("https://a.com/{}", "q".repeat(10_000));
+        let lines = [
+            "https://a.com",
+            "https://a.com/",
+            "https://a.com#frag",
+            "https://a.com/#x",
+            "https://a.com/path",
+            "https://a.com/p%61th",
+            "HTTPS://A.COM/caf\u{e9}",
+            "https://a.com/caf%C3%A9",
+            "http://a.com/x.php",
+            "https://a.com/x.php?y",
+            "https://a.com/x?",
+            "https://a.com/a%2fb",
+            "https://a.com/a/b",
+            "https://a.com/~",
+            "https://a.com/%7E/*$",
+            "https://b.com/anything",
+            "not a url",
+            "",
+            "//a.com/path",
+            &long,
+            "https://a.com/x.php",
+        ];
+        let mut chunk = String::new();
+        for (i, line) in lines.iter().enumerate() {
+            chunk.push_str(line);
+            if i + 1 < lines.len() {
+                chunk.push_str(if i % 2 == 0 { "\n" } else { "\r\n" });
+            }
+        }
+        for dialect in Dialect::ALL {
+            let set = served([("a.com", body.as_bytes().to_vec())]);
+            let judge = CrawlJudge::new(
+                set,
+                FetchPolicy::default(),
+                MatcherBuilder::new(),
+                &["bot".to_string()],
+                dialect,
+            );
+            let mut worker = CrawlWorker::new(&judge, Format::Csv, false);
+            let mut out = vec![];
+            worker.run(chunk.as_bytes(), &mut out).unwrap();
+            assert_eq!(worker.verdicts.len(), lines.len(), "{dialect}");
+            let (mut scratch, mut alone) = (judge.scratch(), vec![]);
+            for (i, line) in lines.iter().enumerate() {
+                judge.verdicts(line.as_bytes(), &mut scratch, &mut alone);
+                assert!(
+                    worker.verdicts[i] == alone[0],
+                    "{dialect}: {line:?}: {:?} against {:?} alone",
+                    worker.verdicts[i].allowed(),
+                    alone[0].allowed()
+                );
+            }
+        }
     }
 }

@@ -15,12 +15,12 @@ it (a byte at a time off x86-64), into one bitmap per byte class, and then
 answers each question for a line with a shift and a count of trailing
 zeros. A line shorter than 64 bytes (most URLs) takes one word of each
 bitmap, and its questions are masks of those words. Lines that do not fit
-a window (a few KiB) are handled by the same scans [`for_each_line`] and
-[`extract_path`](crate::extract_path) use, and every line gets exactly the
-answers those give. See docs/DESIGN.md, "Byte-class bitmaps for reading
-lines".
-
-[`for_each_line`]: crate::batch::for_each_line
+a window (a few KiB) are handled by plain scans (`memchr` for the line's
+end, and [`extract_path`](crate::extract_path)), and every line gets
+exactly the answers those give: lines end at `\n`, without a `\r` before
+it, and a last line without one counts too. The default command and
+crawl-log mode read their chunks this way. See docs/DESIGN.md,
+"Byte-class bitmaps for reading lines".
 */
 
 use crate::prefetch::prefetch;
@@ -74,8 +74,8 @@ pub(crate) struct UrlLine<'c> {
     pub(crate) block: Option<ShortLine<'c>>,
 }
 
-/// The lines of a chunk, in order: the same lines as
-/// [`for_each_line`](crate::batch::for_each_line) gives.
+/// The lines of a chunk, in order: each up to its `\n` (and without a
+/// `\r` before it), the last one with or without one.
 pub(crate) struct UrlLines<'c> {
     chunk: &'c [u8],
     /// Where the next line starts.
