@@ -525,6 +525,16 @@ impl Matcher {
         self.engine.memory_usage()
     }
 
+    /// Heap bytes the matcher holds besides its rules (which matchers
+    /// built from one rule set share): the automaton
+    /// ([`Matcher::memory_usage`]) and the table from its patterns to the
+    /// rules. What keeping a matcher costs, with
+    /// [`RuleSet::memory_usage`] for its rules.
+    pub fn heap_bytes(&self) -> usize {
+        let table = std::mem::size_of::<(u32, bool)>();
+        self.engine.memory_usage() + self.pattern_rule.capacity() * table
+    }
+
     /// The memory a verdict reads past the matcher itself, for a
     /// prefetch.
     pub(crate) fn regions(&self, each: &mut dyn FnMut(Region)) {

@@ -180,6 +180,19 @@ impl RuleSet {
         self.rules.is_empty()
     }
 
+    /// Heap bytes the rule set holds (its rules' texts and patterns, their
+    /// places, the group's name), as allocated: what keeping it costs
+    /// beyond its own fixed size.
+    pub fn memory_usage(&self) -> usize {
+        let name = match &self.group {
+            GroupMatch::Agent(name) => name.capacity(),
+            GroupMatch::Star | GroupMatch::None => 0,
+        };
+        self.bytes.capacity()
+            + self.rules.capacity() * std::mem::size_of::<RuleAt>()
+            + name
+    }
+
     fn rule_at(&self, at: &RuleAt) -> Rule<'_> {
         Rule {
             line: at.line,

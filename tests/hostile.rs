@@ -672,8 +672,10 @@ fn distinct_rules_sharing_a_first_literal_compile_linearly() {
         b"/a/bc/bc/bc/bc/bc/bc/bc/bc/bc/bc/bc/bc/bc/bc",
     ];
     let m = compile_within("300,000 distinct /a*b*c<i>", &robots, paths, 20);
-    // A few dozen bytes a rule (the rules' own bytes are 22 each).
-    assert!(m.memory_usage() < n * 100, "{} bytes", m.memory_usage());
+    // About 120 bytes a rule, as allocated (its entry and report in the
+    // group, its literal's states in the group's automaton; the rules'
+    // own bytes are 22 each).
+    assert!(m.memory_usage() < n * 150, "{} bytes", m.memory_usage());
     // Paths that meet the group: each searches one automaton, whatever
     // the number of rules in it.
     let mut scratch = m.scratch();

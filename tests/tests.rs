@@ -12,6 +12,7 @@ mod datatxt;
 mod differential;
 mod dirty;
 mod hostile;
+mod memory;
 mod readme;
 mod records;
 mod survey;

@@ -161,9 +161,9 @@ impl DenseDfa {
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
-        self.trans.len() * 4
-            + self.info.len() * std::mem::size_of::<StateInfo>()
-            + self.eoi.len() * 4
+        self.trans.capacity() * 4
+            + self.info.capacity() * std::mem::size_of::<StateInfo>()
+            + self.eoi.capacity() * 4
     }
 
     /// The lowest pattern ID that matches a prefix of `path`, or `best` if
@@ -324,7 +324,8 @@ impl DenseEngine {
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
-        self.parts.iter().map(|(_, d)| d.memory_usage()).sum()
+        self.parts.capacity() * std::mem::size_of::<(u32, DenseDfa)>()
+            + self.parts.iter().map(|(_, d)| d.memory_usage()).sum::<usize>()
     }
 
     /// The lowest tag of a pattern that matches a prefix of `path`, or

@@ -46,8 +46,11 @@ impl LazyEngine {
         self.dfa.create_cache()
     }
 
+    /// Heap bytes of the DFA and of the NFA it determinizes, which it
+    /// keeps (not of the states it builds while it searches: those lie
+    /// in each search's cache).
     pub(crate) fn memory_usage(&self) -> usize {
-        self.dfa.memory_usage()
+        self.dfa.memory_usage() + self.dfa.get_nfa().memory_usage()
     }
 
     fn min_pattern(&self, cache: &Cache, id: LazyStateID) -> u32 {

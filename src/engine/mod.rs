@@ -198,15 +198,19 @@ impl Engine {
         }
     }
 
-    /// Heap bytes of the compiled automaton.
+    /// Heap bytes of the compiled automaton (a boxed engine's box
+    /// included).
     pub(crate) fn memory_usage(&self) -> usize {
+        fn boxed<T>(_: &T) -> usize {
+            std::mem::size_of::<T>()
+        }
         match self {
             Engine::Empty => 0,
             Engine::Naive(e) => e.memory_usage(),
             Engine::Scan(e) => e.memory_usage(),
-            Engine::Trie(e) => e.memory_usage(),
-            Engine::Dense(e) => e.memory_usage(),
-            Engine::Lazy(e) => e.memory_usage(),
+            Engine::Trie(e) => boxed(&**e) + e.memory_usage(),
+            Engine::Dense(e) => boxed(&**e) + e.memory_usage(),
+            Engine::Lazy(e) => boxed(&**e) + e.memory_usage(),
         }
     }
 

@@ -237,10 +237,11 @@ impl ScanEngine {
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
-        self.bytes.len()
-            + self.ends.len() * 5
-            + self.entries.len() * std::mem::size_of::<Entry>()
-            + self.bounds.len() * 4
+        self.bytes.capacity()
+            + self.ends.capacity() * 4
+            + self.rares.capacity()
+            + self.entries.capacity() * std::mem::size_of::<Entry>()
+            + self.bounds.capacity() * 4
     }
 
     /// The first pattern (in priority order) that matches a prefix of

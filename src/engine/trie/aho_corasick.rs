@@ -185,10 +185,9 @@ impl<S: StateInt> Dfa<S> {
     }
 
     pub(super) fn memory_usage(&self) -> usize {
-        self.table.len() * std::mem::size_of::<S>()
-            + self.ranges.len() * 8
-            + self.patterns.len() * 4
-            + 256
+        self.table.capacity() * std::mem::size_of::<S>()
+            + self.ranges.capacity() * 8
+            + self.patterns.capacity() * 4
     }
 
     #[inline(always)]
@@ -399,9 +398,13 @@ impl Sparse {
     }
 
     pub(super) fn memory_usage(&self) -> usize {
-        (self.first_edge.len() + self.edge_to.len() + self.fail.len()) * 4
-            + self.edge_bytes.len()
-            + (self.first_report.len() + self.reports.len()) * 4
+        (self.first_edge.capacity()
+            + self.edge_to.capacity()
+            + self.fail.capacity()
+            + self.first_report.capacity()
+            + self.reports.capacity())
+            * 4
+            + self.edge_bytes.capacity()
     }
 }
 

@@ -240,6 +240,11 @@ impl Trie {
             let byte = engine.skip_bytes[root.link as usize];
             engine.lead = Some((byte, root.first_child));
         }
+        // Grown as the trie was built: the room to spare would stay with
+        // the engine as long as a cache keeps it.
+        engine.skip_bytes.shrink_to_fit();
+        engine.wide.shrink_to_fit();
+        engine.tails.shrink_to_fit();
         engine
     }
 }

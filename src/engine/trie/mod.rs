@@ -65,9 +65,10 @@ pub(crate) struct TrieEngine {
 
 impl TrieEngine {
     pub(crate) fn memory_usage(&self) -> usize {
-        self.nodes.len() * std::mem::size_of::<Node>()
-            + self.skip_bytes.len()
-            + self.wide.len() * 256
+        self.nodes.capacity() * std::mem::size_of::<Node>()
+            + self.skip_bytes.capacity()
+            + self.wide.capacity() * 256
+            + self.tails.capacity() * std::mem::size_of::<Tails>()
             + self.tails.iter().map(|t| t.memory_usage()).sum::<usize>()
     }
 }

@@ -335,17 +335,20 @@ impl Tails {
         Ok((tails, groups))
     }
 
+    /// Heap bytes, beyond the `Tails` itself.
     pub(super) fn memory_usage(&self) -> usize {
+        let finder = std::mem::size_of::<memmem::Finder<'static>>();
         self.ac.as_ref().map_or(0, |ac| ac.memory_usage())
-            + self.reports.len() * std::mem::size_of::<Report>()
+            + self.reports.capacity() * std::mem::size_of::<Report>()
+            + self.entries.capacity() * std::mem::size_of::<TailEntry>()
             + self
                 .entries
                 .iter()
                 .map(|e| {
-                    std::mem::size_of::<TailEntry>()
+                    e.literals.capacity() * finder
                         + e.literals
                             .iter()
-                            .map(|f| f.needle().len() + 64)
+                            .map(|f| f.needle().len())
                             .sum::<usize>()
                 })
                 .sum::<usize>()

@@ -1,0 +1,199 @@
+//! What a rule set and a matcher say they hold is what they allocated:
+//! crawl mode's cache (`--cache-mib`) is bounded by these counts, so an
+//! undercount lets it hold more than its budget.
+//!
+//! This module installs the test binary's global allocator: the system's,
+//! counting each thread's live bytes, so that tests running beside each
+//! other do not disturb the count.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::path::PathBuf;
+
+use robots_batch::{Dialect, EngineKind, MatcherBuilder, Robots, RuleSet};
+
+struct Counting;
+
+thread_local! {
+    /// The bytes this thread allocated and has not freed.
+    static LIVE: Cell<isize> = const { Cell::new(0) };
+}
+
+fn add(bytes: isize) {
+    // A thread being torn down has no counter any more; nothing is
+    // measured there.
+    let _ = LIVE.try_with(|live| live.set(live.get() + bytes));
+}
+
+// SAFETY: every call is passed to the system allocator unchanged; the
+// counter is a const-initialised thread-local without a destructor, which
+// allocates nothing.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        add(layout.size() as isize);
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        add(-(layout.size() as isize));
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        add(layout.size() as isize);
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(
+        &self,
+        ptr: *mut u8,
+        layout: Layout,
+        new_size: usize,
+    ) -> *mut u8 {
+        add(new_size as isize - layout.size() as isize);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
+
+/// What `f` returns, and the bytes it allocated that are still live.
+fn kept<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let before = LIVE.with(Cell::get);
+    let value = f();
+    let after = LIVE.with(Cell::get);
+    (value, usize::try_from(after - before).unwrap_or(0))
+}
+
+/// Bodies of every shape the accounting must follow: no group, a few
+/// rules, many rules with wildcards and ends, patterns the dialects
+/// normalise, a named agent's group, long lines.
+fn bodies() -> Vec<Vec<u8>> {
+    let mut out: Vec<Vec<u8>> = vec![
+        b"".to_vec(),
+        b"User-agent: *\nDisallow: /private\n".to_vec(),
+        b"User-agent: Bot\nAllow: /a/index.html\nDisallow: /a\n\
+          User-agent: *\nDisallow: /\n"
+            .to_vec(),
+        b"User-agent: *\nDisallow: /%7euser/\nDisallow: /caf\xc3\xa9\n\
+          Disallow: /*?sort=*&page=$\nAllow: /*.css$\n"
+            .to_vec(),
+    ];
+    for rules in [11, 12, 13, 60, 700] {
+        let mut body = b"User-agent: *\n".to_vec();
+        for i in 0..rules {
+            let line = match i % 4 {
+                0 => format!("Disallow: /dir{i}/\n"),
+                1 => format!("Allow: /dir{}/page{i}.html$\n", i - 1),
+                2 => format!("Disallow: /*/search{i}*?q=\n"),
+                _ => format!("Disallow: /a-longer-directory-name/{i}/x\n"),
+            };
+            body.extend_from_slice(line.as_bytes());
+        }
+        out.push(body);
+    }
+    // Tails that share their first literal: one group, an automaton of
+    // its own.
+    let mut group = b"User-agent: *\n".to_vec();
+    for i in 0..3_000 {
+        group.extend_from_slice(format!("Disallow: /a*b*c{i}\n").as_bytes());
+    }
+    out.push(group);
+    let mut long = b"User-agent: *\nDisallow: /".to_vec();
+    long.extend(std::iter::repeat_n(b'x', 20_000));
+    long.extend_from_slice(b"*y\n");
+    out.push(long);
+    out
+}
+
+/// The real files of `../shared/datasets/robots`, when it is there.
+fn corpus() -> Vec<Vec<u8>> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/datasets/robots");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("skipping the corpus: {} is absent", dir.display());
+        return vec![];
+    };
+    let mut paths: Vec<PathBuf> =
+        entries.filter_map(|e| Some(e.ok()?.path())).collect();
+    paths.sort();
+    paths.iter().filter_map(|p| std::fs::read(p).ok()).collect()
+}
+
+const DIALECTS: [Dialect; 4] =
+    [Dialect::Rfc9309, Dialect::Google, Dialect::Draft1996, Dialect::Orig1994];
+
+/// A rule set holds exactly what it says, for every body, dialect and
+/// agent.
+#[test]
+fn a_rule_set_counts_what_it_holds() {
+    for body in bodies().iter().chain(&corpus()) {
+        let robots = Robots::parse(body);
+        for dialect in DIALECTS {
+            for agent in ["Bot", "OtherBot"] {
+                let (rules, bytes) =
+                    kept(|| RuleSet::select(&robots, agent, dialect));
+                assert_eq!(
+                    rules.memory_usage(),
+                    bytes,
+                    "{dialect:?} {agent} {:?}",
+                    String::from_utf8_lossy(&body[..body.len().min(80)])
+                );
+            }
+        }
+    }
+}
+
+/// A matcher's count covers what building it allocated beyond its rules,
+/// and overstates it by little: summed over the bodies, and per body past
+/// a few rules. (The lazy DFA's search cache is the scratch's, not the
+/// matcher's.)
+#[test]
+fn a_matcher_counts_what_it_holds() {
+    let (generated, corpus) = (bodies(), corpus());
+    let mut all = generated.clone();
+    all.extend_from_slice(&corpus);
+    // The engines crawl mode keeps over every body; the others, slower to
+    // build, over the generated ones.
+    for (engine, bodies) in [
+        (EngineKind::Scan, &all),
+        (EngineKind::Trie, &all),
+        (EngineKind::Dense, &generated),
+        (EngineKind::Naive, &generated),
+    ] {
+        let mut builder = MatcherBuilder::new();
+        builder.engine(engine);
+        let (mut counted, mut allocated) = (0, 0);
+        for body in bodies {
+            let robots = Robots::parse(body);
+            let rules = RuleSet::select(&robots, "Bot", Dialect::Google);
+            let (matcher, bytes) = kept(|| builder.build_rules(rules));
+            // The rules move into an `Arc` of their own.
+            let bytes = bytes - std::mem::size_of::<RuleSet>() - 16;
+            let count = matcher.heap_bytes();
+            let what = format!(
+                "{engine:?} ({}), {} rules, {:?}",
+                matcher.strategy(),
+                matcher.rules().count(),
+                String::from_utf8_lossy(&body[..body.len().min(80)])
+            );
+            // The lazy DFA's parts lie in `Arc`s of regex-automata's, whose
+            // counts its own count leaves out.
+            let arcs = 64;
+            assert!(
+                count + arcs >= bytes,
+                "{what}: counts {count} of {bytes}"
+            );
+            if bytes > 4096 {
+                assert!(count <= bytes + bytes / 4, "{what}: {count}");
+            }
+            counted += count;
+            allocated += bytes;
+        }
+        assert!(
+            counted <= allocated + allocated / 10,
+            "{engine:?}: counts {counted} of {allocated} bytes"
+        );
+    }
+}
