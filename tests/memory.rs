@@ -9,7 +9,11 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::path::PathBuf;
+use std::sync::Arc;
 
+use robots_batch::crawl::{
+    CrawlJudge, Fetch, FetchPolicy, FetchSet, MatcherCache,
+};
 use robots_batch::{Dialect, EngineKind, MatcherBuilder, Robots, RuleSet};
 
 struct Counting;
@@ -196,4 +200,101 @@ fn a_matcher_counts_what_it_holds() {
             "{engine:?}: counts {counted} of {allocated} bytes"
         );
     }
+}
+
+/// `hosts` fetches, each with a body of its own (60 rules, some of them
+/// wildcards).
+fn fetches(hosts: usize) -> FetchSet {
+    let mut set = FetchSet::new();
+    for h in 0..hosts {
+        let mut body = "User-agent: *\n".to_string();
+        for i in 0..60 {
+            body.push_str(&match i % 3 {
+                0 => format!("Disallow: /h{h}/dir{i}/\n"),
+                1 => format!("Allow: /h{h}/dir{}/page{i}.html$\n", i - 1),
+                _ => format!("Disallow: /*/search{i}*?q={h}\n"),
+            });
+        }
+        let fetch = Fetch {
+            status: 200,
+            body: body.into(),
+            location: None,
+            date: None,
+        };
+        set.insert_host(&format!("h{h}.example"), fetch);
+    }
+    set
+}
+
+/// Five URLs of each host of [`fetches`].
+fn urls(hosts: usize) -> Vec<String> {
+    (0..hosts)
+        .flat_map(|h| {
+            (0..5).map(move |i| {
+                format!("https://h{h}.example/h{h}/dir{}/x", 3 * i)
+            })
+        })
+        .collect()
+}
+
+/// Judges every URL once, one after the other.
+fn judge_each(judge: &CrawlJudge, urls: &[String]) {
+    let (mut scratch, mut out) = (judge.scratch(), vec![]);
+    for url in urls {
+        judge.verdicts(url.as_bytes(), &mut scratch, &mut out);
+    }
+}
+
+fn judge_of(set: FetchSet, cache_bytes: usize) -> CrawlJudge {
+    let policy = FetchPolicy { cache_bytes, ..FetchPolicy::default() };
+    let agents = ["Bot".to_string()];
+    CrawlJudge::new(
+        set,
+        policy,
+        MatcherBuilder::new(),
+        &agents,
+        Dialect::Google,
+    )
+}
+
+/// A judge's cache stays within its budget in bytes allocated, not only
+/// in the bytes it counts: the hosts' matchers would take more than ten
+/// times the budget, and the judge grows by little more than the budget.
+#[test]
+fn a_judge_holds_no_more_than_its_cache_budget() {
+    const BUDGET: usize = 2 << 20;
+    const HOSTS: usize = 3_000;
+    let urls = urls(HOSTS);
+    let judge = judge_of(fetches(HOSTS), BUDGET);
+    let (_, unbounded) = kept(|| {
+        let judge = judge_of(fetches(HOSTS), usize::MAX);
+        judge_each(&judge, &urls);
+        judge
+    });
+    let ((), grown) = kept(|| judge_each(&judge, &urls));
+    assert!(unbounded > 10 * BUDGET, "{unbounded}");
+    // Beyond the cache: per host read, a few words (which bodies are
+    // equal), and the cache's own tables.
+    let slack = HOSTS * 100;
+    assert!(grown <= BUDGET + slack, "{grown} bytes for {BUDGET}");
+    assert!(grown >= BUDGET / 2, "{grown} bytes: the cache kept little");
+}
+
+/// A shared cache counts the bytes it keeps: once the judge that filled
+/// it is gone, what is still allocated is what it counts, give or take
+/// its own tables.
+#[test]
+fn a_shared_cache_counts_what_it_keeps() {
+    const HOSTS: usize = 500;
+    let urls = urls(HOSTS);
+    let cache = Arc::new(MatcherCache::new(usize::MAX));
+    let ((), held) = kept(|| {
+        let judge = judge_of(fetches(HOSTS), usize::MAX)
+            .with_shared_cache(Arc::clone(&cache));
+        judge_each(&judge, &urls);
+    });
+    let counted = cache.memory_usage();
+    assert_eq!(cache.len(), HOSTS);
+    assert!(counted <= held, "counts {counted} of {held}");
+    assert!(held <= counted + HOSTS * 100, "counts {counted} of {held}");
 }

@@ -342,12 +342,13 @@ class Crawl:
     has no fetch is ``unknown`` (or ``on_missing``).
 
     Compiled matchers are kept in a cache bounded by ``cache_bytes``: by
-    default 256 MiB, or three times the bodies given (``fetches``,
+    default 256 MiB, or six times the bodies given (``fetches``,
     ``robots_index``, ``robots_warc``; a directory's files are read when
-    first needed and do not count) if that is more, for matchers take two
-    to three times their robots.txt's bytes, and URLs judged batch by batch
-    in random host order would build again and again those of the origins
-    that did not fit. With ``shared_cache`` (the default), one cache serves
+    first needed and do not count) if that is more, for rules and matchers
+    take about 2.7 times their robots.txt's bytes while they scan and 5.3
+    times once compiled (counted as allocated), and URLs judged batch by
+    batch in random host order would build again and again those of the
+    origins that did not fit. With ``shared_cache`` (the default), one cache serves
     every Crawl of the process, so that a robots.txt seen by an earlier
     Crawl (an earlier batch of a Spark partition) is not compiled again;
     its size is the ``cache_bytes`` of the first Crawl that uses it.

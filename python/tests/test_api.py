@@ -465,12 +465,12 @@ def test_crawl_cache_holds_the_matchers_of_the_bodies_given(tmp_path):
     small = [{"url": "https://a.com/robots.txt", "status": 200, "body": b"User-agent: *\nDisallow: /a\n"}]
     assert Crawl(fetches=small).cache_bytes == 256 * mib
     assert Crawl(fetches=small, cache_bytes=5000).cache_bytes == 5000
-    # 200 bodies of 500,000 bytes: three times them is more than 256 MiB.
+    # 200 bodies of 500,000 bytes: six times them is more than 256 MiB.
     body = (b"User-agent: *\n" + b"Disallow: /x\n" * 38461)[:500_000]
     assert len(body) == 500_000
     many = [{"url": f"https://h{i}.com/robots.txt", "status": 200, "body": body} for i in range(200)]
-    assert Crawl(fetches=many).cache_bytes == 3 * 200 * 500_000
-    assert Crawl(fetches=pa.array(many)).cache_bytes == 3 * 200 * 500_000
+    assert Crawl(fetches=many).cache_bytes == 6 * 200 * 500_000
+    assert Crawl(fetches=pa.array(many)).cache_bytes == 6 * 200 * 500_000
     # A directory's files are read when first needed: they do not count.
     d = tmp_path / "dir"
     d.mkdir()

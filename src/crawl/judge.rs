@@ -826,7 +826,7 @@ impl CrawlJudge {
                 return entry;
             }
         }
-        let (limit, body_len) = (self.policy.max_robots_bytes, body.len());
+        let limit = self.policy.max_robots_bytes;
         let robots = match body {
             Cow::Owned(body) => Robots::parse_vec_with_limit(body, limit),
             Cow::Borrowed(body) => Robots::parse_with_limit(body, limit),
@@ -838,12 +838,12 @@ impl CrawlJudge {
             .collect();
         let entry = if self.compile_after == 0 {
             let matchers = self.build(&rules, &self.builder);
-            Entry::new(rules, Some(matchers), body_len, None)
+            Entry::new(rules, Some(matchers), None)
         } else if 1 + following > FEW_URLS {
             let matchers = self.build(&rules, &self.scanning());
-            Entry::new(rules, Some(matchers), body_len, Some(Arc::default()))
+            Entry::new(rules, Some(matchers), Some(Arc::default()))
         } else {
-            Entry::new(rules, None, body_len, Some(Arc::default()))
+            Entry::new(rules, None, Some(Arc::default()))
         };
         let entry = Arc::new(entry);
         self.keep(index, &entry, key);
@@ -886,7 +886,7 @@ impl CrawlJudge {
     ) -> Arc<Entry> {
         let matchers = self.build(&entry.rules, builder);
         let rules = Arc::clone(&entry.rules);
-        Arc::new(Entry::new(rules, Some(matchers), entry.body_len, scanned))
+        Arc::new(Entry::new(rules, Some(matchers), scanned))
     }
 
     /// Keeps `entry` for the fetch at `index` in the judge's cache and,
@@ -1035,6 +1035,15 @@ impl Slot {
     }
 }
 
+/// The bytes of an `Arc`'s counts, which lie before its value.
+const ARC_COUNTS: usize = 2 * std::mem::size_of::<usize>();
+
+/// The heap bytes of an `Arc` of `n` values of `T` (the values' own heap
+/// apart).
+fn arc_of<T>(n: usize) -> usize {
+    ARC_COUNTS + n * std::mem::size_of::<T>()
+}
+
 /// Whether `engine` compiles (next to) nothing, so that scanning first
 /// gains nothing.
 fn scans_only(engine: EngineKind) -> bool {
@@ -1109,7 +1118,8 @@ fn resolve(
 /// [`CrawlJudge::with_shared_cache`]), keyed by the robots.txt body and by
 /// everything else they depend on (agents, dialect, parse limit, engine and
 /// its limits), so that equal bodies of different origins share them.
-/// Bounded in bytes (bodies and matchers): the oldest insertions go first.
+/// Bounded in bytes (bodies, rules and matchers, as allocated): the oldest
+/// insertions go first.
 #[derive(Debug)]
 pub struct MatcherCache {
     inner: Mutex<Cache<SharedKey>>,
@@ -1141,8 +1151,8 @@ struct Entry {
     /// None while the origin has had one URL, which the rules judge
     /// alone.
     matchers: Option<Arc<[Matcher]>>,
-    /// The length of the body the rules come from (it stands for theirs).
-    body_len: usize,
+    /// The heap bytes the entry holds: itself, its rules, its matchers and
+    /// its count, each in its `Arc` (what a cache's budget is spent on).
     bytes: usize,
     /// While the matchers are not compiled: the URLs judged so far,
     /// counted by every thread that uses them.
@@ -1153,35 +1163,39 @@ impl Entry {
     fn new(
         rules: Arc<[Arc<RuleSet>]>,
         matchers: Option<Arc<[Matcher]>>,
-        body_len: usize,
         scanned: Option<Arc<Scanned>>,
     ) -> Entry {
+        let sets =
+            rules.iter().map(|r| arc_of::<RuleSet>(1) + r.memory_usage());
         let built = matchers.as_deref().unwrap_or_default();
-        let bytes =
-            body_len + built.iter().map(Matcher::memory_usage).sum::<usize>();
-        Entry { rules, matchers, body_len, bytes, scanned }
+        let bytes = arc_of::<Entry>(1)
+            + arc_of::<Arc<RuleSet>>(rules.len())
+            + sets.sum::<usize>()
+            + matchers.as_ref().map_or(0, |m| arc_of::<Matcher>(m.len()))
+            + built.iter().map(Matcher::heap_bytes).sum::<usize>()
+            + scanned.as_ref().map_or(0, |_| arc_of::<Scanned>(1));
+        Entry { rules, matchers, bytes, scanned }
     }
 
     /// Where the entry's memory lies, in the order a verdict reads it:
     /// the entry, its matchers, its count of URLs, and what the first
     /// matcher reads past itself.
     fn regions(&self) -> SmallVec<[Region; 8]> {
-        // An `Arc`'s counts lie before its value, and a clone writes them.
-        const COUNTS: usize = 2 * std::mem::size_of::<usize>();
+        // Each region starts at its `Arc`'s counts, which a clone writes.
         // In place, not on the heap: the slots are set under the cache's
         // lock, which every thread adding matchers waits on.
         let mut out: SmallVec<[Region; 8]> =
             smallvec::smallvec![Region::with_before(
                 std::slice::from_ref(self),
-                COUNTS
+                ARC_COUNTS
             )];
         if let Some(ref matchers) = self.matchers {
-            out.push(Region::with_before(matchers, COUNTS));
+            out.push(Region::with_before(matchers, ARC_COUNTS));
         }
         if let Some(ref scanned) = self.scanned {
             out.push(Region::with_before(
                 std::slice::from_ref(&**scanned),
-                COUNTS,
+                ARC_COUNTS,
             ));
         }
         if let Some(first) = self.matchers.as_deref().and_then(<[_]>::first) {
@@ -1193,7 +1207,7 @@ impl Entry {
     /// The entry's rules without its matchers, counted as before.
     fn rules_only(&self) -> Entry {
         let rules = Arc::clone(&self.rules);
-        Entry::new(rules, None, self.body_len, self.scanned.clone())
+        Entry::new(rules, None, self.scanned.clone())
     }
 
     /// Whether the matchers are compiled with the builder's engine.
@@ -1253,7 +1267,8 @@ impl MatcherCache {
             1 => entry.rules_only(),
             _ => entry.clone(),
         };
-        let entry = Entry { bytes: kept.bytes + key.body.len(), ..kept };
+        let body = arc_of::<u8>(key.body.len());
+        let entry = Entry { bytes: kept.bytes + body, ..kept };
         self.lock().insert(key, Arc::new(entry));
     }
 
@@ -1451,8 +1466,15 @@ mod tests {
         assert_eq!(out[0].allowed(), Some(false));
         let built = judge.matchers(compiled).map(|m| m[0].strategy());
         assert_eq!(built, Some("scan"));
-        // The rules stand for the body's bytes, and the key holds the body.
-        assert_eq!((cache.len(), cache.memory_usage()), (1, 2 * body.len()));
+        // The shared entry holds the rules and no matchers, and its key
+        // the body.
+        let kept = cache.lock().map.values().next().cloned().unwrap();
+        assert!(kept.matchers.is_none());
+        let own = judge.cache.get(compiled).unwrap();
+        assert!(Arc::ptr_eq(&kept.rules, &own.rules));
+        let bytes = own.rules_only().bytes + arc_of::<u8>(body.len());
+        assert_eq!((cache.len(), cache.memory_usage()), (1, bytes));
+        assert!(bytes < own.bytes, "the matchers are not counted");
     }
 
     /// Fetches whose bodies lie in one shared buffer judge as fetches
