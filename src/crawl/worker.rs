@@ -204,7 +204,11 @@ impl ChunkWorker for CrawlWorker<'_> {
             url,
             path,
             |i, one, sets| {
-                verdicts[i * n..(i + 1) * n].copy_from_slice(one);
+                // One agent's verdict is one store, not a call to copy.
+                match one {
+                    [v] => verdicts[i] = *v,
+                    _ => verdicts[i * n..(i + 1) * n].copy_from_slice(one),
+                }
                 if !explain {
                     return;
                 }
