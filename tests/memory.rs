@@ -34,18 +34,24 @@ fn add(bytes: isize) {
 // allocates nothing.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        add(layout.size() as isize);
-        unsafe { System.alloc(layout) }
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            add(layout.size() as isize);
+        }
+        p
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
         add(-(layout.size() as isize));
-        unsafe { System.dealloc(ptr, layout) }
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        add(layout.size() as isize);
-        unsafe { System.alloc_zeroed(layout) }
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if !p.is_null() {
+            add(layout.size() as isize);
+        }
+        p
     }
 
     unsafe fn realloc(
@@ -54,8 +60,11 @@ unsafe impl GlobalAlloc for Counting {
         layout: Layout,
         new_size: usize,
     ) -> *mut u8 {
-        add(new_size as isize - layout.size() as isize);
-        unsafe { System.realloc(ptr, layout, new_size) }
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            add(new_size as isize - layout.size() as isize);
+        }
+        p
     }
 }
 
