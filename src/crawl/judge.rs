@@ -77,9 +77,10 @@ impl Default for FetchPolicy {
             on_missing: None,
             max_redirects: 5,
             max_robots_bytes: DEFAULT_MAX_ROBOTS_BYTES,
-            // Room for the matchers of about 50,000 robots.txt files of
-            // average size: a shuffled log over more hosts than fit
-            // compiles them again and again. See docs/DESIGN.md, "Crawl
+            // Room for the rules and scanning matchers of about 110,000
+            // robots.txt files of average size (60,000 compiled): a
+            // shuffled log over more hosts than fit builds them again and
+            // again. See docs/DESIGN.md, "Crawl
             // mode: scan first, compile later, share by body".
             cache_bytes: 1 << 30,
         }
