@@ -142,7 +142,7 @@ pub struct CrawlArgs {
     /// rules are scanned, 18 KiB once compiled); older ones are dropped
     /// and built again when needed, which costs dearly when the log's
     /// hosts come in random order. The run's other memory is the input in
-    /// flight and about 600 bytes per file of --robots-dir.
+    /// flight and about 500 bytes per file of --robots-dir.
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
     pub cache_mib: usize,
 

@@ -481,6 +481,12 @@ impl FetchSet {
             }
         }
         let n = files.len();
+        // Room for every file at once: grown one insert at a time, the
+        // tables would be rebuilt and the lists copied as they grow.
+        self.fetches.reserve(n);
+        self.kinds.reserve(n);
+        self.by_host.reserve(n);
+        self.unread.reserve(n);
         for (host, path) in files {
             let fetch = Fetch { status: 200, ..Fetch::default() };
             if let Some(i) = self.add_host(&host, fetch) {
