@@ -8,7 +8,6 @@ use crate::prefetch::Region;
 use crate::robots::{Robots, MAX_LINE_LEN};
 use crate::rules::{GroupMatch, Rule, RuleSet, Rules};
 use crate::url::lines::UrlLine;
-use crate::url::path::UrlPath;
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -564,21 +563,6 @@ impl Matcher {
             .unruled
             .dialect
             .path_of(line.path, line.flags, line.short, path);
-        self.decide(path, engine)
-    }
-
-    /// The verdict for a URL whose path, and the kinds of special bytes
-    /// it holds, were found already (crawl mode finds them with
-    /// [`UrlLines`](crate::url::lines::UrlLines) too).
-    #[inline]
-    pub(crate) fn verdict_parts(
-        &self,
-        path: UrlPath<'_>,
-        flags: u8,
-        scratch: &mut Scratch,
-    ) -> Verdict {
-        let Scratch { path: buf, engine } = scratch;
-        let path = self.unruled.dialect.path_of(path, flags, None, buf);
         self.decide(path, engine)
     }
 

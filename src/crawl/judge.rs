@@ -80,8 +80,8 @@ impl Default for FetchPolicy {
             // Room for the rules and scanning matchers of about 110,000
             // robots.txt files of average size (60,000 compiled): a
             // shuffled log over more hosts than fit builds them again and
-            // again. See docs/DESIGN.md, "Crawl
-            // mode: scan first, compile later, share by body".
+            // again. See docs/DESIGN.md, "Crawl mode: scan first, compile
+            // later, share by body".
             cache_bytes: 1 << 30,
         }
     }
@@ -697,26 +697,21 @@ impl CrawlJudge {
                 Some(fetch),
             ))
         };
+        // Every agent's rules and matchers are in the judge's dialect: one
+        // path for all of them.
+        let path = match found {
+            Some((path, flags)) => {
+                self.dialect.path_of(path, flags, None, &mut scratch.path)
+            }
+            None => self.dialect.path(url, &mut scratch.path),
+        };
         match entry.matchers {
             Some(ref matchers) => {
                 for (m, s) in matchers.iter().zip(&mut scratch.scratches) {
-                    push(match found {
-                        Some((path, flags)) => m.verdict_parts(path, flags, s),
-                        None => m.verdict(url, s),
-                    });
+                    push(m.verdict_path(path, s));
                 }
             }
             None => {
-                // Every agent's rules are in the judge's dialect: one path.
-                let path = match found {
-                    Some((path, flags)) => self.dialect.path_of(
-                        path,
-                        flags,
-                        None,
-                        &mut scratch.path,
-                    ),
-                    None => self.dialect.path(url, &mut scratch.path),
-                };
                 for rules in entry.rules.iter() {
                     push(rules.verdict_path(path));
                 }
