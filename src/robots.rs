@@ -307,13 +307,14 @@ impl Robots {
             start += 1;
         }
         let mut number = 0u32;
-        // Sized by counting line feeds: growing the vector as lines come
-        // cost more than the count.
-        let feeds = memchr::memchr_iter(b'\n', &bytes[start..]).count();
-        let mut lines = Vec::with_capacity(feeds + 1);
-        let mut warnings = vec![];
         let mut marks = vec![];
         crate::swar::line_marks(bytes, &mut marks);
+        // Sized by the line ends the marks count (a `\r\n` counts twice):
+        // growing the vector as lines come cost more than the count.
+        let ends: usize =
+            marks.iter().map(|m| m.ends.count_ones() as usize).sum();
+        let mut lines = Vec::with_capacity(ends + 1);
+        let mut warnings = vec![];
         while start < bytes.len() {
             let scan = scan_line(bytes, &marks, start);
             number = number.saturating_add(1);
