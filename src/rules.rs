@@ -52,13 +52,41 @@ impl std::fmt::Debug for Rule<'_> {
 
 /// Where a rule's bytes are in its set's: the text, and the pattern, which
 /// is part of the text when normalising left the value as it was.
-#[derive(Clone, Debug)]
+///
+/// Offsets take 32 bits (a set's bytes are bounded to fit them, see
+/// [`MAX_SET_BYTES`]): crawl mode keeps the rules of every host it meets,
+/// and these places were half of a set's memory in 64 bits.
+#[derive(Clone, Copy, Debug)]
 struct RuleAt {
-    text: Range<usize>,
-    pattern: Range<usize>,
+    text: Span,
+    pattern: Span,
     line: u32,
     allow: bool,
 }
+
+/// A range of a rule set's bytes.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    start: u32,
+    end: u32,
+}
+
+impl Span {
+    /// The span of `range`, which lies within a set's bytes.
+    fn of(range: Range<usize>) -> Span {
+        // Both ends fit: a set's bytes are at most MAX_SET_BYTES.
+        Span { start: range.start as u32, end: range.end as u32 }
+    }
+
+    fn range(self) -> Range<usize> {
+        self.start as usize..self.end as usize
+    }
+}
+
+/// The most bytes a rule set's texts and patterns take: the rules after
+/// those that reach it are left out (only a robots.txt of gigabytes, read
+/// with no `--max-robots-bytes`, has so many).
+const MAX_SET_BYTES: usize = u32::MAX as usize;
 
 /// Which group of the robots.txt the rules of a [`RuleSet`] come from.
 #[derive(Clone, Debug, Eq, PartialEq)]
@@ -104,7 +132,21 @@ impl RuleSet {
     /// empty agent) names no group. For `draft1996` and `orig1994` its name
     /// token (up to the first `/` or white space) is searched for as a
     /// case-insensitive substring of each record's user-agent values.
+    ///
+    /// A set's rule texts and patterns take at most 4 GiB: the rules past
+    /// that are left out.
     pub fn select(robots: &Robots, agent: &str, dialect: Dialect) -> RuleSet {
+        RuleSet::select_within(robots, agent, dialect, MAX_SET_BYTES)
+    }
+
+    /// [`RuleSet::select`], keeping the rules whose texts and patterns fit
+    /// in `max_bytes` (at most [`MAX_SET_BYTES`]).
+    fn select_within(
+        robots: &Robots,
+        agent: &str,
+        dialect: Dialect,
+        max_bytes: usize,
+    ) -> RuleSet {
         let (group, wanted) = if dialect.is_longest_match() {
             select_group_lines(robots, agent.as_bytes(), LineKind::is_rule)
         } else {
@@ -124,13 +166,17 @@ impl RuleSet {
                 continue;
             }
             let (value, text) = (robots.value(line), robots.text(line));
-            let at = bytes.len();
-            bytes.extend_from_slice(text);
             let kept = normalizing_keeps(dialect, value) || {
                 pattern.clear();
                 push_normalized_pattern(dialect, value, &mut pattern);
                 pattern == value
             };
+            let adds = text.len() + if kept { 0 } else { pattern.len() };
+            if bytes.len() + adds > max_bytes.min(MAX_SET_BYTES) {
+                break;
+            }
+            let at = bytes.len();
+            bytes.extend_from_slice(text);
             let pattern = if kept {
                 let within = robots.value_in_text(line);
                 at + within.start..at + within.end
@@ -140,8 +186,8 @@ impl RuleSet {
                 p..bytes.len()
             };
             rules.push(RuleAt {
-                text: at..at + text.len(),
-                pattern,
+                text: Span::of(at..at + text.len()),
+                pattern: Span::of(pattern),
                 line: line.number(),
                 allow,
             });
@@ -197,8 +243,8 @@ impl RuleSet {
         Rule {
             line: at.line,
             allow: at.allow,
-            pattern: &self.bytes[at.pattern.clone()],
-            text: &self.bytes[at.text.clone()],
+            pattern: &self.bytes[at.pattern.range()],
+            text: &self.bytes[at.text.range()],
         }
     }
 }
@@ -450,6 +496,34 @@ mod tests {
         let shown = format!("{rule:?}");
         assert!(shown.contains(r#"pattern: "/caf%C3%A9""#), "{shown}");
         assert!(shown.contains("text: \"Disallow: /caf\u{e9} # old\""));
+    }
+
+    #[test]
+    fn rules_past_the_bytes_a_set_may_hold_are_left_out() {
+        // Each rule takes its text, and a normalised pattern when the
+        // value changes: "Disallow: /a" 12 bytes, "Allow: /\u{e9}" 10 +
+        // "/%C3%A9" 7.
+        let robots =
+            "User-agent: *\nDisallow: /a\nAllow: /\u{e9}\nDisallow: /b\n";
+        let r = Robots::parse(robots.as_bytes());
+        let kept = |max: usize| {
+            let set = RuleSet::select_within(&r, "a", Dialect::Google, max);
+            set.rules().map(|r| r.line()).collect::<Vec<_>>()
+        };
+        assert_eq!(kept(usize::MAX), [2, 3, 4]);
+        assert_eq!(kept(12 + 17 + 12), [2, 3, 4]);
+        // The rule that would pass the bound ends the set, even where a
+        // later, shorter one would fit.
+        assert_eq!(kept(12 + 17 + 11), [2, 3]);
+        assert_eq!(kept(12 + 16), [2]);
+        assert_eq!(kept(11), Vec::<u32>::new());
+        let set = RuleSet::select_within(&r, "a", Dialect::Google, 12 + 17);
+        assert_eq!(set.rule(1).map(|r| r.pattern()), Some(&b"/%C3%A9"[..]));
+    }
+
+    #[test]
+    fn a_rule_takes_24_bytes_of_its_set_besides_its_own() {
+        assert_eq!(std::mem::size_of::<RuleAt>(), 24);
     }
 
     #[test]
