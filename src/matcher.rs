@@ -262,7 +262,7 @@ pub(crate) fn prioritized(
         .map(|(place, t)| priority(dialect, t.0, t.1, place))
         .collect();
     if dialect.is_longest_match() {
-        order.sort_unstable();
+        sort_priorities(&mut order);
     }
     let place = |k: &u64| (k & PLACES) as usize;
     let pattern_rule = order
@@ -334,6 +334,43 @@ fn priority(dialect: Dialect, len: usize, allow: bool, place: usize) -> u64 {
     let shorter = u64::from(!(len as u16));
     let disallow = u64::from(!allow);
     place | shorter << 48 | disallow << 47
+}
+
+/// Sorts priority keys made in place order (see [`priority`]).
+///
+/// Above their places, keys differ only in a pattern's length and whether
+/// it allows, which take few values in a file: the keys are counted into
+/// those classes rather than compared (keys of one class stay in place
+/// order), for crawl mode builds matchers for every host of a log.
+fn sort_priorities(order: &mut Vec<u64>) {
+    let class = |k: u64| (k >> 47) as usize;
+    let (Some(first), Some(last)) = (
+        order.iter().map(|&k| class(k)).min(),
+        order.iter().map(|&k| class(k)).max(),
+    ) else {
+        return;
+    };
+    // With few keys, or many classes a key, comparing costs less.
+    let span = last - first + 1;
+    if order.len() < 16 || span > 2 * order.len() {
+        order.sort_unstable();
+        return;
+    }
+    // Where each class starts, then each key put at its class's next.
+    let mut next = vec![0u32; span + 1];
+    for &k in order.iter() {
+        next[class(k) - first + 1] += 1;
+    }
+    for c in 1..=span {
+        next[c] += next[c - 1];
+    }
+    let mut sorted = vec![0; order.len()];
+    for &k in order.iter() {
+        let at = &mut next[class(k) - first];
+        sorted[*at as usize] = k;
+        *at += 1;
+    }
+    *order = sorted;
 }
 
 /// Longer than any pattern a rule can have: a pattern comes from its
@@ -611,6 +648,29 @@ impl Matcher {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counted_priorities_come_in_the_order_compared_ones_do() {
+        // Sets of keys in place order, few and many, of lengths close
+        // together (counted) and far apart (compared), every one put
+        // where sorting the keys puts it.
+        let mut rng = crate::testing::xorshift(0x2545_F491_4F6C_DD1D);
+        for n in [0, 1, 2, 15, 16, 17, 40, 200, 3_000] {
+            for max_len in [1, 8, 60, 1_000, MAX_PATTERN_LEN] {
+                let keys: Vec<u64> = (0..n)
+                    .map(|place| {
+                        let len = (rng() % max_len as u64) as usize;
+                        priority(Dialect::Google, len, rng() & 1 == 0, place)
+                    })
+                    .collect();
+                let mut counted = keys.clone();
+                sort_priorities(&mut counted);
+                let mut compared = keys;
+                compared.sort_unstable();
+                assert_eq!(counted, compared, "{n} keys up to {max_len}");
+            }
+        }
+    }
 
     /// The bound the priority keys count on: a line of `MAX_LINE_LEN`
     /// bytes, its value one byte repeated (for every byte), selected in
