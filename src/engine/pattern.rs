@@ -130,12 +130,14 @@ pub(super) fn split<'p>(p: &'p Pattern<'_>) -> (&'p [u8], Rest<'p>) {
     if p.syntax == Syntax::Literal {
         return (&p.bytes, Rest::Nothing);
     }
-    let Some(star) = memchr::memchr(b'*', &p.bytes) else {
+    // Patterns are short, too short for a vector search to pay.
+    let star = crate::swar::first_of(&p.bytes, [b'*'], false);
+    if star == p.bytes.len() {
         return match p.bytes.split_last() {
             Some((b'$', prefix)) => (prefix, Rest::End),
             _ => (&p.bytes, Rest::Nothing),
         };
-    };
+    }
     let (prefix, tail) = p.bytes.split_at(star);
     let tail = canonical_tail(tail);
     if tail.is_empty() {
