@@ -21,11 +21,15 @@ pub(crate) fn word(bytes: &[u8]) -> u64 {
 /// a little-endian word, and the mask of the bytes it holds.
 #[inline]
 pub(crate) fn word_and_mask(bytes: &[u8]) -> (u64, u64) {
-    let n = bytes.len().min(8);
-    let mut word = [0u8; 8];
-    word[..n].copy_from_slice(&bytes[..n]);
-    let mask = if n == 8 { u64::MAX } else { (1u64 << (8 * n)) - 1 };
-    (u64::from_le_bytes(word), mask)
+    // Most paths and prefixes have 8 bytes: one load, where copying a
+    // length known only now is a call.
+    if bytes.len() >= 8 {
+        return (word(bytes), u64::MAX);
+    }
+    let n = bytes.len();
+    let mut head = [0u8; 8];
+    head[..n].copy_from_slice(bytes);
+    (u64::from_le_bytes(head), (1u64 << (8 * n)) - 1)
 }
 
 /// The high bit of each byte of `w` equal to `b`, set; nothing else but
@@ -175,6 +179,21 @@ fn gather(m: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_word_and_its_mask_hold_the_first_eight_bytes() {
+        let text = b"/abcdefghij";
+        for n in 0..=text.len() {
+            let (w, mask) = word_and_mask(&text[..n]);
+            let held = n.min(8);
+            let mut want = [0u8; 8];
+            want[..held].copy_from_slice(&text[..held]);
+            assert_eq!(w.to_le_bytes(), want, "{n} bytes");
+            let ones = (0..8).filter(|i| mask >> (8 * i) & 0xFF == 0xFF);
+            assert_eq!(ones.count(), held, "{n} bytes");
+            assert_eq!(mask.count_ones() as usize, 8 * held, "{n} bytes");
+        }
+    }
 
     #[test]
     fn equal_finds_the_first_match_and_only_misses_none() {
