@@ -350,8 +350,11 @@ pub(crate) fn select_group_lines(
     agent: &[u8],
     wanted: impl Fn(LineKind) -> bool,
 ) -> (GroupMatch, Vec<usize>) {
-    let mut specific = vec![];
-    let mut star = vec![];
+    // Room for every line: grown by doubling from empty, the lists cost
+    // more than the selection itself.
+    let lines = robots.lines().len();
+    let mut specific = Vec::with_capacity(lines);
+    let mut star = Vec::with_capacity(lines);
     let mut name: Option<Vec<u8>> = None;
     let (mut in_specific, mut in_star) = (false, false);
     let mut seen_agent = false;
