@@ -138,8 +138,8 @@ pub struct CrawlArgs {
     pub on_missing: MissingArg,
 
     /// Keep at most MIB mebibytes of rules and matchers, counted as
-    /// allocated (on average about 9 KiB per distinct robots.txt while its
-    /// rules are scanned, 18 KiB once compiled); older ones are dropped
+    /// allocated (on average about 8 KiB per distinct robots.txt while its
+    /// rules are scanned, 17 KiB once compiled); older ones are dropped
     /// and built again when needed, which costs dearly when the log's
     /// hosts come in random order. The run's other memory is the input in
     /// flight and about 500 bytes per file of --robots-dir.

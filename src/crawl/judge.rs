@@ -77,8 +77,8 @@ impl Default for FetchPolicy {
             on_missing: None,
             max_redirects: 5,
             max_robots_bytes: DEFAULT_MAX_ROBOTS_BYTES,
-            // Room for the rules and scanning matchers of about 110,000
-            // robots.txt files of average size (60,000 compiled): a
+            // Room for the rules and scanning matchers of about 130,000
+            // robots.txt files of average size (63,000 compiled): a
             // shuffled log over more hosts than fit builds them again and
             // again. See docs/DESIGN.md, "Crawl mode: scan first, compile
             // later, share by body".
