@@ -101,11 +101,6 @@ pub const MAX_THREADS: usize = 1024;
 /// URLs, enough to make the cost of a task and a write negligible.
 const MIN_DEFAULT_CHUNK_SIZE: usize = 64 << 10;
 
-/// The smallest chunk a short file is cut into (see
-/// [`BatchBuilder::file_chunks`]): smaller ones would split a crawl log's
-/// few URLs per origin over more chunks than they gain from.
-const MIN_FILE_CHUNK_SIZE: usize = 256 << 10;
-
 /// How many chunks per worker thread may be in flight. More than one keeps
 /// the workers busy while the sink writes and the reader reads; a few are
 /// enough to absorb chunks that take longer than their neighbours.
@@ -213,7 +208,6 @@ struct Config {
     threads: usize,
     chunk_size: Option<usize>,
     in_flight_bytes: usize,
-    file_chunks: usize,
     mmap: MmapChoice,
 }
 
@@ -232,7 +226,6 @@ impl BatchBuilder {
                 threads: 0,
                 chunk_size: None,
                 in_flight_bytes: MAX_IN_FLIGHT_BYTES,
-                file_chunks: 0,
                 mmap: MmapChoice::never(),
             },
         }
@@ -269,19 +262,6 @@ impl BatchBuilder {
     /// command does.
     pub fn in_flight_bytes(&mut self, bytes: usize) -> &mut BatchBuilder {
         self.config.in_flight_bytes = bytes.max(1);
-        self
-    }
-
-    /// Cuts a regular file given to [`Batch::run_file`] into at least `n`
-    /// chunks (none under 256 KiB) where the chunk size would make fewer;
-    /// default 0, the chunk size whatever the file's length; ignored when
-    /// [`BatchBuilder::chunk_size`] is set. A file shorter than the chunks
-    /// in flight would otherwise be read whole into fresh buffers, with
-    /// each chunk's scratch and rows: in smaller chunks the buffers of the
-    /// first are reused for the later ones, and the threads share the work
-    /// more evenly.
-    pub fn file_chunks(&mut self, n: usize) -> &mut BatchBuilder {
-        self.config.file_chunks = n;
         self
     }
 
@@ -333,10 +313,6 @@ impl BatchBuilder {
             threads,
             chunk_size,
             in_flight,
-            file_chunks: match self.config.chunk_size {
-                Some(_) => 0,
-                None => self.config.file_chunks,
-            },
             mmap: self.config.mmap.clone(),
         })
     }
@@ -351,8 +327,6 @@ pub struct Batch {
     threads: usize,
     chunk_size: usize,
     in_flight: usize,
-    /// See [`BatchBuilder::file_chunks`]; 0 when the chunk size was set.
-    file_chunks: usize,
     mmap: MmapChoice,
 }
 
@@ -365,17 +339,6 @@ impl Batch {
     /// The chunk size in bytes.
     pub fn chunk_size(&self) -> usize {
         self.chunk_size
-    }
-
-    /// The chunk size for a file of `len` bytes (see
-    /// [`BatchBuilder::file_chunks`]).
-    fn chunk_size_of(&self, len: u64) -> usize {
-        if self.file_chunks == 0 {
-            return self.chunk_size;
-        }
-        let len = usize::try_from(len).unwrap_or(usize::MAX);
-        let short = (len / self.file_chunks).max(MIN_FILE_CHUNK_SIZE);
-        self.chunk_size.min(short)
     }
 
     /// Runs `f` on the batch's threads: rayon's parallel iterators in `f`
@@ -455,21 +418,9 @@ impl Batch {
         F: Fn() -> W + Sync,
         S: Sink,
     {
-        let len = file.metadata().ok().filter(|md| md.is_file());
-        let chunk_size =
-            len.map_or(self.chunk_size, |md| self.chunk_size_of(md.len()));
-        if chunk_size != self.chunk_size {
-            log::debug!("a short file: chunks of {chunk_size} bytes");
-        }
         match self.mmap.open(file) {
-            Some(mmap) => {
-                let chunks = SliceChunks::new(&mmap, chunk_size);
-                self.run_chunks(chunks, chunk_size, new_worker, sink)
-            }
-            None => {
-                let chunks = ReadChunks::new(file, chunk_size);
-                self.run_chunks(chunks, chunk_size, new_worker, sink)
-            }
+            Some(mmap) => self.run_slice_with(&mmap, new_worker, sink),
+            None => self.run_reader_with(file, new_worker, sink),
         }
     }
 
@@ -487,7 +438,7 @@ impl Batch {
         S: Sink,
     {
         let chunks = ReadChunks::new(rdr, self.chunk_size);
-        self.run_chunks(chunks, self.chunk_size, new_worker, sink)
+        self.run_chunks(chunks, new_worker, sink)
     }
 
     /// [`Batch::run_slice`] with workers of one's own.
@@ -503,19 +454,17 @@ impl Batch {
         S: Sink,
     {
         let chunks = SliceChunks::new(haystack, self.chunk_size);
-        self.run_chunks(chunks, self.chunk_size, new_worker, sink)
+        self.run_chunks(chunks, new_worker, sink)
     }
 
     /// The pipeline. The calling thread reads chunks and spawns one task per
     /// chunk until `in_flight` chunks are read but not yet written; then it
     /// waits for finished chunks, hands those that are next in input order
     /// to the sink, and reads again. Workers find their per-thread state
-    /// (scratch and renderer) by their index in the pool. `chunks` cuts
-    /// the input at about `chunk_size` bytes.
+    /// (scratch and renderer) by their index in the pool.
     pub(crate) fn run_chunks<'a, C, W, F, S>(
         &self,
         mut chunks: C,
-        chunk_size: usize,
         new_worker: F,
         mut sink: S,
     ) -> io::Result<Stats>
@@ -550,7 +499,7 @@ impl Batch {
                 && result.is_ok()
                 && next_read - next_write < self.in_flight as u64
                 && (next_read == next_write
-                    || in_flight_bytes < self.in_flight * chunk_size)
+                    || in_flight_bytes < self.in_flight * self.chunk_size)
             {
                 let chunk = match chunks.next_chunk(spare_in.pop()) {
                     Ok(Some(chunk)) => chunk,
@@ -804,72 +753,6 @@ mod tests {
                 }
             }
         }
-    }
-
-    /// A file shorter than `file_chunks` default chunks is cut into
-    /// that many (none under `MIN_FILE_CHUNK_SIZE`); a longer one, or any
-    /// file when the chunk size was set, keeps the chunk size.
-    #[test]
-    fn short_files_are_cut_into_file_chunks() {
-        let batch =
-            BatchBuilder::new().threads(1).file_chunks(8).build().unwrap();
-        let chunk = batch.chunk_size();
-        assert_eq!(chunk, 1 << 20);
-        assert_eq!(batch.chunk_size_of(4 << 20), 512 << 10);
-        assert_eq!(batch.chunk_size_of(8 << 20), chunk);
-        assert_eq!(batch.chunk_size_of(u64::MAX), chunk);
-        assert_eq!(batch.chunk_size_of(1 << 20), MIN_FILE_CHUNK_SIZE);
-        assert_eq!(batch.chunk_size_of(0), MIN_FILE_CHUNK_SIZE);
-        let batch = BatchBuilder::new().threads(1).build().unwrap();
-        assert_eq!(batch.chunk_size_of(4 << 20), chunk);
-        let set = BatchBuilder::new()
-            .threads(1)
-            .file_chunks(8)
-            .chunk_size(3 << 20)
-            .build()
-            .unwrap();
-        assert_eq!(set.chunk_size_of(4 << 20), 3 << 20);
-    }
-
-    /// A short file runs in as many chunks as `file_chunks` asks for, each
-    /// rendered once and in order.
-    #[test]
-    fn a_short_file_runs_in_its_file_chunks() {
-        let mut input = vec![];
-        for i in 0..200_000 {
-            input.extend_from_slice(format!("/d/{i}\n/a/{i}\n").as_bytes());
-        }
-        let path = std::env::temp_dir()
-            .join(format!("robots-batch-chunks-{}.txt", std::process::id()));
-        std::fs::write(&path, &input).unwrap();
-        let want = expected(&input);
-        for threads in [1, 3] {
-            // Read from its start each time.
-            let file = File::open(&path).unwrap();
-            let batch = BatchBuilder::new()
-                .threads(threads)
-                .file_chunks(8)
-                .build()
-                .unwrap();
-            let per_chunk = batch.chunk_size_of(input.len() as u64);
-            assert!(per_chunk < batch.chunk_size());
-            let (mut got, mut chunks) = (vec![], 0);
-            batch
-                .run_file(
-                    &matchers(),
-                    &file,
-                    || Plain(vec![]),
-                    |b: &[u8], _: &Stats| {
-                        got.extend_from_slice(b);
-                        chunks += 1;
-                        Ok(())
-                    },
-                )
-                .unwrap();
-            assert!(got == want, "{threads} threads");
-            assert_eq!(chunks, input.len().div_ceil(per_chunk));
-        }
-        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]

@@ -71,12 +71,6 @@ const IN_FLIGHT_BYTES: usize = 32 << 20;
 /// many chunks for every thread (a smaller one would leave threads idle).
 const LARGE_IN_FLIGHT_BYTES: usize = 64 << 20;
 
-/// A URL file is cut into at least this many chunks (see
-/// [`BatchBuilder::file_chunks`]): one shorter than the bytes in flight
-/// then reuses the buffers of its first chunks, where whole it would fill
-/// fresh pages with its scratch and rows.
-const FILE_CHUNKS: usize = 8;
-
 /// A URL file at least this long gets [`LARGE_IN_FLIGHT_BYTES`].
 const LARGE_INPUT: u64 = 256 << 20;
 
@@ -109,7 +103,6 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     let mut batch = BatchBuilder::new();
     batch.threads(args.threads.unwrap_or(0));
     batch.in_flight_bytes(in_flight_bytes(&args.urls));
-    batch.file_chunks(FILE_CHUNKS);
     if let Some(bytes) = args.chunk_size {
         batch.chunk_size(bytes);
     }
