@@ -581,6 +581,18 @@ impl Batch {
     }
 }
 
+/// Empties `v`, a worker's scratch kept from chunk to chunk, and makes
+/// room in it for `n` items. A vector too small is replaced rather than
+/// grown, which would copy its stale items into fresh pages about to be
+/// overwritten; the new one has room for an eighth more, since the chunks
+/// of one input differ a little in length.
+pub(crate) fn room_for<T>(v: &mut Vec<T>, n: usize) {
+    v.clear();
+    if v.capacity() < n {
+        *v = Vec::with_capacity(n.saturating_add(n / 8));
+    }
+}
+
 /// A finished chunk, on its way back to the writing thread.
 struct Done<'a> {
     index: u64,
@@ -753,6 +765,22 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `room_for` empties a scratch vector; one with room keeps its
+    /// allocation, one without gets a new one with an eighth to spare.
+    #[test]
+    fn room_for_keeps_or_replaces_the_allocation() {
+        let mut v: Vec<u64> = Vec::with_capacity(100);
+        v.extend(0..60);
+        let at = v.as_ptr();
+        room_for(&mut v, 100);
+        assert_eq!((v.len(), v.capacity(), v.as_ptr()), (0, 100, at));
+        v.extend(0..100);
+        room_for(&mut v, 800);
+        assert_eq!((v.len(), v.capacity()), (0, 900));
+        room_for(&mut v, 0);
+        assert_eq!((v.len(), v.capacity()), (0, 900));
     }
 
     #[test]

@@ -5,6 +5,7 @@
 use super::judge::{CrawlJudge, CrawlScratch, CrawlVerdict, Located};
 use super::origin::{raw_authority, same_authority};
 use super::remembered::Remembered;
+use crate::batch::room_for;
 use crate::prefetch::prefetch;
 use crate::rules::RuleSet;
 use crate::url::path::UrlPath;
@@ -207,11 +208,10 @@ impl GroupedScratch {
                  sets: Option<&[Arc<RuleSet>]>| {
                     each(base + i, one, sets)
                 };
-            ruled.clear();
             let len = (n - base).min(WINDOW);
             // Room for every URL at once: grown by doubling, the vector's
             // pages would be touched twice.
-            ruled.reserve(len);
+            room_for(&mut ruled, len);
             let changes = self.locate_all(
                 judge,
                 len,
@@ -228,7 +228,7 @@ impl GroupedScratch {
             // of the walk, not a verdict, depends on it.)
             let first = ruled.first().map_or(0, |r| r.group);
             let order = &mut self.order;
-            order.clear();
+            room_for(order, ruled.len());
             order.extend(ruled.iter().enumerate().map(|(k, r)| {
                 (walk_key(r.group, first) as u64) << 32 | k as u64
             }));

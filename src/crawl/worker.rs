@@ -6,7 +6,7 @@ use std::io::{self, Read};
 
 use super::grouped::GroupedScratch;
 use super::judge::{CrawlJudge, CrawlReason, CrawlVerdict};
-use crate::batch::{Batch, ChunkWorker, Sink, Stats};
+use crate::batch::{room_for, Batch, ChunkWorker, Sink, Stats};
 use crate::output::{slot, Cell, Counts, CrawlRows, Format};
 use crate::url::lines::UrlLines;
 use crate::url::path::UrlPath;
@@ -155,8 +155,11 @@ impl ChunkWorker for CrawlWorker<'_> {
         // "Byte-class bitmaps for reading lines"); then every line's
         // verdicts, judged grouped by the matchers they need; then the
         // rows.
-        self.lines.clear();
-        self.paths.clear();
+        // Room for every line at once: grown by doubling, the vectors would
+        // copy what they hold into fresh pages.
+        let most = memchr::memchr_iter(b'\n', chunk).count() + 1;
+        room_for(&mut self.lines, most);
+        room_for(&mut self.paths, most);
         let base = chunk.as_ptr() as usize;
         for line in UrlLines::new(chunk) {
             let start = line.text.as_ptr() as usize - base;
@@ -174,7 +177,7 @@ impl ChunkWorker for CrawlWorker<'_> {
                 flags: line.flags,
             });
         }
-        self.verdicts.clear();
+        room_for(&mut self.verdicts, self.lines.len() * n);
         self.verdicts.resize(
             self.lines.len() * n,
             CrawlVerdict::new(None, CrawlReason::NoHost, None),
@@ -182,6 +185,7 @@ impl ChunkWorker for CrawlWorker<'_> {
         self.rules.clear();
         self.texts.clear();
         if self.explain {
+            room_for(&mut self.rules, self.verdicts.len());
             self.rules.resize(self.verdicts.len(), None);
         }
         let (lines, verdicts) = (&self.lines, &mut self.verdicts);
