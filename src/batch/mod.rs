@@ -101,6 +101,11 @@ pub const MAX_THREADS: usize = 1024;
 /// URLs, enough to make the cost of a task and a write negligible.
 const MIN_DEFAULT_CHUNK_SIZE: usize = 64 << 10;
 
+/// The smallest chunk a short file is cut into (see
+/// [`BatchBuilder::file_chunks`]): a few thousand URLs, so that a crawl
+/// log's origins keep some of their URLs together in each chunk.
+const MIN_FILE_CHUNK_SIZE: usize = 256 << 10;
+
 /// How many chunks per worker thread may be in flight. More than one keeps
 /// the workers busy while the sink writes and the reader reads; a few are
 /// enough to absorb chunks that take longer than their neighbours.
@@ -208,6 +213,7 @@ struct Config {
     threads: usize,
     chunk_size: Option<usize>,
     in_flight_bytes: usize,
+    file_chunks: usize,
     mmap: MmapChoice,
 }
 
@@ -226,6 +232,7 @@ impl BatchBuilder {
                 threads: 0,
                 chunk_size: None,
                 in_flight_bytes: MAX_IN_FLIGHT_BYTES,
+                file_chunks: 0,
                 mmap: MmapChoice::never(),
             },
         }
@@ -262,6 +269,18 @@ impl BatchBuilder {
     /// command does.
     pub fn in_flight_bytes(&mut self, bytes: usize) -> &mut BatchBuilder {
         self.config.in_flight_bytes = bytes.max(1);
+        self
+    }
+
+    /// Cuts a regular file given to [`Batch::run_file`] into at least `n`
+    /// chunks for each worker thread (none under 256 KiB) where the chunk
+    /// size would make fewer; default 0, the chunk size whatever the
+    /// file's length; ignored when [`BatchBuilder::chunk_size`] is set.
+    /// The chunk size is chosen for long inputs, and a file shorter than
+    /// a chunk for each thread would leave threads idle: one of less than
+    /// a chunk would run on one thread whatever their number.
+    pub fn file_chunks(&mut self, n: usize) -> &mut BatchBuilder {
+        self.config.file_chunks = n;
         self
     }
 
@@ -313,6 +332,10 @@ impl BatchBuilder {
             threads,
             chunk_size,
             in_flight,
+            file_chunks: match self.config.chunk_size {
+                Some(_) => 0,
+                None => self.config.file_chunks,
+            },
             mmap: self.config.mmap.clone(),
         })
     }
@@ -327,6 +350,8 @@ pub struct Batch {
     threads: usize,
     chunk_size: usize,
     in_flight: usize,
+    /// See [`BatchBuilder::file_chunks`]; 0 when the chunk size was set.
+    file_chunks: usize,
     mmap: MmapChoice,
 }
 
@@ -339,6 +364,18 @@ impl Batch {
     /// The chunk size in bytes.
     pub fn chunk_size(&self) -> usize {
         self.chunk_size
+    }
+
+    /// The chunk size for a file of `len` bytes (see
+    /// [`BatchBuilder::file_chunks`]).
+    fn chunk_size_of(&self, len: u64) -> usize {
+        if self.file_chunks == 0 {
+            return self.chunk_size;
+        }
+        let len = usize::try_from(len).unwrap_or(usize::MAX);
+        let chunks = self.file_chunks.saturating_mul(self.threads);
+        let short = (len / chunks).max(MIN_FILE_CHUNK_SIZE);
+        self.chunk_size.min(short)
     }
 
     /// Runs `f` on the batch's threads: rayon's parallel iterators in `f`
@@ -418,9 +455,23 @@ impl Batch {
         F: Fn() -> W + Sync,
         S: Sink,
     {
+        let len = file.metadata().ok().filter(|md| md.is_file());
+        let len = len.map(|md| md.len());
+        let chunk_size =
+            len.map_or(self.chunk_size, |n| self.chunk_size_of(n));
+        if chunk_size != self.chunk_size {
+            let len = len.unwrap_or(0);
+            log::debug!("a file of {len} bytes: chunks of {chunk_size} bytes");
+        }
         match self.mmap.open(file) {
-            Some(mmap) => self.run_slice_with(&mmap, new_worker, sink),
-            None => self.run_reader_with(file, new_worker, sink),
+            Some(mmap) => {
+                let chunks = SliceChunks::new(&mmap, chunk_size);
+                self.run_chunks(chunks, chunk_size, new_worker, sink)
+            }
+            None => {
+                let chunks = ReadChunks::new(file, chunk_size);
+                self.run_chunks(chunks, chunk_size, new_worker, sink)
+            }
         }
     }
 
@@ -438,7 +489,7 @@ impl Batch {
         S: Sink,
     {
         let chunks = ReadChunks::new(rdr, self.chunk_size);
-        self.run_chunks(chunks, new_worker, sink)
+        self.run_chunks(chunks, self.chunk_size, new_worker, sink)
     }
 
     /// [`Batch::run_slice`] with workers of one's own.
@@ -454,17 +505,19 @@ impl Batch {
         S: Sink,
     {
         let chunks = SliceChunks::new(haystack, self.chunk_size);
-        self.run_chunks(chunks, new_worker, sink)
+        self.run_chunks(chunks, self.chunk_size, new_worker, sink)
     }
 
     /// The pipeline. The calling thread reads chunks and spawns one task per
     /// chunk until `in_flight` chunks are read but not yet written; then it
     /// waits for finished chunks, hands those that are next in input order
     /// to the sink, and reads again. Workers find their per-thread state
-    /// (scratch and renderer) by their index in the pool.
+    /// (scratch and renderer) by their index in the pool. `chunks` cuts
+    /// the input at about `chunk_size` bytes.
     pub(crate) fn run_chunks<'a, C, W, F, S>(
         &self,
         mut chunks: C,
+        chunk_size: usize,
         new_worker: F,
         mut sink: S,
     ) -> io::Result<Stats>
@@ -499,7 +552,7 @@ impl Batch {
                 && result.is_ok()
                 && next_read - next_write < self.in_flight as u64
                 && (next_read == next_write
-                    || in_flight_bytes < self.in_flight * self.chunk_size)
+                    || in_flight_bytes < self.in_flight * chunk_size)
             {
                 let chunk = match chunks.next_chunk(spare_in.pop()) {
                     Ok(Some(chunk)) => chunk,
@@ -781,6 +834,80 @@ mod tests {
         assert_eq!((v.len(), v.capacity()), (0, 900));
         room_for(&mut v, 0);
         assert_eq!((v.len(), v.capacity()), (0, 900));
+    }
+
+    /// A file shorter than `file_chunks` default chunks for each thread
+    /// is cut into that many (none under `MIN_FILE_CHUNK_SIZE`); a longer
+    /// one, or any file when the chunk size was set, keeps the chunk size.
+    #[test]
+    fn short_files_are_cut_into_file_chunks() {
+        let batch =
+            BatchBuilder::new().threads(2).file_chunks(1).build().unwrap();
+        let chunk = batch.chunk_size();
+        assert_eq!(chunk, 1 << 20);
+        assert_eq!(batch.chunk_size_of(1 << 20), 512 << 10);
+        assert_eq!(batch.chunk_size_of(3 << 19), 3 << 18);
+        assert_eq!(batch.chunk_size_of(3 << 20), chunk);
+        assert_eq!(batch.chunk_size_of(u64::MAX), chunk);
+        assert_eq!(batch.chunk_size_of(300 << 10), MIN_FILE_CHUNK_SIZE);
+        assert_eq!(batch.chunk_size_of(0), MIN_FILE_CHUNK_SIZE);
+        let one =
+            BatchBuilder::new().threads(1).file_chunks(1).build().unwrap();
+        assert_eq!(one.chunk_size_of(1 << 20), one.chunk_size());
+        assert_eq!(one.chunk_size_of(512 << 10), 512 << 10);
+        let off = BatchBuilder::new().threads(2).build().unwrap();
+        assert_eq!(off.chunk_size_of(1 << 20), chunk);
+        let set = BatchBuilder::new()
+            .threads(2)
+            .file_chunks(1)
+            .chunk_size(3 << 20)
+            .build()
+            .unwrap();
+        assert_eq!(set.chunk_size_of(1 << 20), 3 << 20);
+    }
+
+    /// A short file runs in as many chunks as `file_chunks` asks for, each
+    /// rendered once and in order.
+    #[test]
+    fn a_short_file_runs_in_its_file_chunks() {
+        let mut input = vec![];
+        for i in 0..200_000 {
+            input.extend_from_slice(format!("/d/{i}\n/a/{i}\n").as_bytes());
+        }
+        let path = std::env::temp_dir()
+            .join(format!("robots-batch-chunks-{}.txt", std::process::id()));
+        std::fs::write(&path, &input).unwrap();
+        let want = expected(&input);
+        for threads in [1, 3] {
+            // Read from its start each time.
+            let file = File::open(&path).unwrap();
+            let batch = BatchBuilder::new()
+                .threads(threads)
+                .file_chunks(4)
+                .build()
+                .unwrap();
+            let per_chunk = batch.chunk_size_of(input.len() as u64);
+            assert!(per_chunk < batch.chunk_size());
+            let (mut got, mut chunks) = (vec![], 0);
+            batch
+                .run_file(
+                    &matchers(),
+                    &file,
+                    || Plain(vec![]),
+                    |b: &[u8], _: &Stats| {
+                        got.extend_from_slice(b);
+                        chunks += 1;
+                        Ok(())
+                    },
+                )
+                .unwrap();
+            assert!(got == want, "{threads} threads");
+            // A chunk read from a file ends at the last line end within its
+            // size, so the last may be a sliver more.
+            let most = input.len().div_ceil(per_chunk) + 1;
+            assert!((4 * threads..=most).contains(&chunks), "{chunks} chunks");
+        }
+        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]

@@ -71,6 +71,11 @@ const IN_FLIGHT_BYTES: usize = 32 << 20;
 /// many chunks for every thread (a smaller one would leave threads idle).
 const LARGE_IN_FLIGHT_BYTES: usize = 64 << 20;
 
+/// A URL file is cut into at least this many chunks for each thread (see
+/// [`BatchBuilder::file_chunks`]), so that a short log keeps them all busy;
+/// no more, since a smaller chunk holds fewer of each origin's URLs.
+const FILE_CHUNKS_PER_THREAD: usize = 1;
+
 /// A URL file at least this long gets [`LARGE_IN_FLIGHT_BYTES`].
 const LARGE_INPUT: u64 = 256 << 20;
 
@@ -103,6 +108,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     let mut batch = BatchBuilder::new();
     batch.threads(args.threads.unwrap_or(0));
     batch.in_flight_bytes(in_flight_bytes(&args.urls));
+    batch.file_chunks(FILE_CHUNKS_PER_THREAD);
     if let Some(bytes) = args.chunk_size {
         batch.chunk_size(bytes);
     }

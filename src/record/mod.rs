@@ -304,7 +304,8 @@ impl<'m> Records<'m> {
                 )),
                 _ => (false, 0),
             };
-        let mut chunks = RecordChunks::new(rdr, batch.chunk_size(), quoted);
+        let chunk_size = batch.chunk_size();
+        let mut chunks = RecordChunks::new(rdr, chunk_size, quoted);
         let (mut column, mut width) = (0, 0);
         if delimiter != 0 {
             let header = chunks.first_record()?;
@@ -317,7 +318,7 @@ impl<'m> Records<'m> {
             (worker.column, worker.width) = (column, width);
             worker
         };
-        batch.run_chunks(chunks, new_worker, sink)
+        batch.run_chunks(chunks, chunk_size, new_worker, sink)
     }
 
     /// The URL column's index in a CSV or TSV header (its bytes with the
