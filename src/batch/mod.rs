@@ -820,6 +820,25 @@ mod tests {
         }
     }
 
+    /// The rows of `file` run through `batch`, how many chunks the sink
+    /// received, and the counts.
+    fn run_file_plain(batch: &Batch, file: &File) -> (Vec<u8>, usize, Stats) {
+        let (mut got, mut chunks) = (vec![], 0);
+        let stats = batch
+            .run_file(
+                &matchers(),
+                file,
+                || Plain(vec![]),
+                |b: &[u8], _: &Stats| {
+                    got.extend_from_slice(b);
+                    chunks += 1;
+                    Ok(())
+                },
+            )
+            .unwrap();
+        (got, chunks, stats)
+    }
+
     /// `room_for` empties a scratch vector; one with room keeps its
     /// allocation, one without gets a new one with an eighth to spare.
     #[test]
@@ -888,19 +907,7 @@ mod tests {
                 .unwrap();
             let per_chunk = batch.chunk_size_of(input.len() as u64);
             assert!(per_chunk < batch.chunk_size());
-            let (mut got, mut chunks) = (vec![], 0);
-            batch
-                .run_file(
-                    &matchers(),
-                    &file,
-                    || Plain(vec![]),
-                    |b: &[u8], _: &Stats| {
-                        got.extend_from_slice(b);
-                        chunks += 1;
-                        Ok(())
-                    },
-                )
-                .unwrap();
+            let (got, chunks, _) = run_file_plain(&batch, &file);
             assert!(got == want, "{threads} threads");
             // A chunk read from a file ends at the last line end within its
             // size, so the last may be a sliver more.
@@ -951,18 +958,7 @@ mod tests {
                 .unwrap();
             for (path, want) in [(&path, &want[..]), (&empty, b"")] {
                 let file = File::open(path).unwrap();
-                let mut got = vec![];
-                let stats = batch
-                    .run_file(
-                        &matchers(),
-                        &file,
-                        || Plain(vec![]),
-                        |b: &[u8], _: &Stats| {
-                            got.extend_from_slice(b);
-                            Ok(())
-                        },
-                    )
-                    .unwrap();
+                let (got, _, stats) = run_file_plain(&batch, &file);
                 assert_eq!(got, want);
                 assert_eq!(stats.bytes(), file.metadata().unwrap().len());
             }
