@@ -1630,3 +1630,45 @@ mod parquet_files {
         );
     }
 }
+
+/// A short JSON Lines file of known length is cut into a chunk for each
+/// thread when the batch asks for it, and its rows are those of the run
+/// that reads it as one chunk.
+#[test]
+fn a_short_jsonl_file_of_known_length_runs_on_every_thread() {
+    use robots_batch::record::{RecordFormat, Records};
+    use robots_batch::{BatchBuilder, Dialect, Matcher, Robots, Stats};
+
+    let robots = Robots::parse(ROBOTS.as_bytes());
+    let matchers = [Matcher::new(&robots, "GPTBot", Dialect::Rfc9309)];
+    let agents = ["GPTBot".to_string()];
+    let records = Records::new(RecordFormat::Jsonl, &matchers, &agents);
+    let mut input = vec![];
+    for (i, path) in paths().iter().cycle().take(20_000).enumerate() {
+        let line = format!("{{\"n\":{i},\"url\":\"https://a.com{path}\"}}\n");
+        input.extend_from_slice(line.as_bytes());
+    }
+    let len = input.len() as u64;
+    let run = |file_chunks: usize, len: Option<u64>| {
+        let batch = BatchBuilder::new()
+            .threads(2)
+            .file_chunks(file_chunks)
+            .build()
+            .unwrap();
+        let (mut out, mut chunks) = (vec![], 0);
+        let sink = |b: &[u8], _: &Stats| {
+            out.extend_from_slice(b);
+            chunks += 1;
+            Ok(())
+        };
+        records.run_sized(&batch, &input[..], len, sink).unwrap();
+        (out, chunks, batch.chunk_size())
+    };
+    let (whole, one, chunk) = run(0, Some(len));
+    assert!(len < chunk as u64, "{len} bytes, chunks of {chunk}");
+    assert_eq!(one, 1);
+    assert_eq!(run(1, None).1, 1);
+    let (split, chunks, _) = run(1, Some(len));
+    assert!(split == whole);
+    assert!(chunks >= 2, "{chunks} chunks");
+}

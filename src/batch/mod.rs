@@ -368,7 +368,7 @@ impl Batch {
 
     /// The chunk size for a file of `len` bytes (see
     /// [`BatchBuilder::file_chunks`]).
-    fn chunk_size_of(&self, len: u64) -> usize {
+    pub(crate) fn chunk_size_of(&self, len: u64) -> usize {
         if self.file_chunks == 0 {
             return self.chunk_size;
         }

@@ -196,6 +196,8 @@ pub(crate) fn run_records(
     if records.format() == RecordFormat::Parquet {
         return run_parquet(records, target);
     }
+    // A regular file's length, for the chunk size of a short one.
+    let mut len = None;
     let raw: Box<dyn Read> = match *target.input {
         Input::Stdin => {
             Box::new(io::Cursor::new(target.read).chain(io::stdin().lock()))
@@ -203,10 +205,12 @@ pub(crate) fn run_records(
         Input::Path(ref path) => {
             let file = File::open(path)
                 .with_context(|| format!("failed to open {name}"))?;
-            if file.metadata().is_ok_and(|m| m.is_dir()) {
+            let md = file.metadata();
+            if md.as_ref().is_ok_and(|m| m.is_dir()) {
                 let err = io::Error::from(io::ErrorKind::IsADirectory);
                 return Err(err).context(format!("failed to read {name}"));
             }
+            len = md.ok().filter(|m| m.is_file()).map(|m| m.len());
             Box::new(file)
         }
     };
@@ -223,14 +227,19 @@ pub(crate) fn run_records(
         }
         Box::new(raw)
     } else {
-        decompressed(raw).with_context(|| format!("failed to read {name}"))?
+        let (rdr, inflated) = decompressed(raw)
+            .with_context(|| format!("failed to read {name}"))?;
+        if inflated {
+            len = None;
+        }
+        rdr
     };
     let mut out = open_output(target.output, compress, &target.inputs)?;
     let mut write_failed = false;
     let sink = |rendered: &[u8], _: &Stats| {
         out.write_all(rendered).inspect_err(|_| write_failed = true)
     };
-    let result = records.run(batch, rdr, sink);
+    let result = records.run_sized(batch, rdr, len, sink);
     let stats = result.map_err(|err| run_error(err, write_failed, &name))?;
     out.flush().context("failed to write output")?;
     Ok(stats)
@@ -288,13 +297,13 @@ pub(crate) fn finish(
 }
 
 /// `raw`, decompressed when its first bytes say gzip or zstd.
-fn decompressed(mut raw: Box<dyn Read>) -> io::Result<Box<dyn Read>> {
+fn decompressed(mut raw: Box<dyn Read>) -> io::Result<(Box<dyn Read>, bool)> {
     let mut head = [0u8; 4];
     let n = read_head(&mut raw, &mut head)?;
     let rdr: Box<dyn Read> =
         Box::new(io::Cursor::new(head).take(n as u64).chain(raw));
     match Compression::sniff(&head[..n]) {
-        None => Ok(rdr),
-        Some(c) => c.decoder(rdr),
+        None => Ok((rdr, false)),
+        Some(c) => Ok((c.decoder(rdr)?, true)),
     }
 }

@@ -291,6 +291,20 @@ impl<'m> Records<'m> {
         &self,
         batch: &Batch,
         rdr: R,
+        sink: S,
+    ) -> io::Result<Stats> {
+        self.run_sized(batch, rdr, None, sink)
+    }
+
+    /// [`Records::run`] on an input of `len` bytes when that is known (a
+    /// file read as it is, not decompressed): a short one is cut into
+    /// chunks as [`BatchBuilder::file_chunks`](crate::BatchBuilder::file_chunks)
+    /// says for a file.
+    pub fn run_sized<R: Read, S: Sink>(
+        &self,
+        batch: &Batch,
+        rdr: R,
+        len: Option<u64>,
         mut sink: S,
     ) -> io::Result<Stats> {
         let (quoted, delimiter) =
@@ -304,7 +318,14 @@ impl<'m> Records<'m> {
                 )),
                 _ => (false, 0),
             };
-        let chunk_size = batch.chunk_size();
+        let chunk_size =
+            len.map_or(batch.chunk_size(), |n| batch.chunk_size_of(n));
+        if chunk_size != batch.chunk_size() {
+            let len = len.unwrap_or(0);
+            log::debug!(
+                "{len} bytes of records: chunks of {chunk_size} bytes"
+            );
+        }
         let mut chunks = RecordChunks::new(rdr, chunk_size, quoted);
         let (mut column, mut width) = (0, 0);
         if delimiter != 0 {
