@@ -45,6 +45,9 @@ pub(crate) trait Chunks<'a> {
     /// The lines cut at [`MAX_LINE_BYTES`] so far, and the bytes read past
     /// after their cuts.
     fn cut(&self) -> Stats;
+
+    /// The size at which the input is cut into chunks.
+    fn chunk_size(&self) -> usize;
 }
 
 /// Puts the first [`MAX_LINE_BYTES`] of `line` into `buf` as a line of its
@@ -112,6 +115,10 @@ impl<'a> Chunks<'a> for SliceChunks<'a> {
 
     fn cut(&self) -> Stats {
         self.cut
+    }
+
+    fn chunk_size(&self) -> usize {
+        self.chunk_size
     }
 }
 
@@ -231,6 +238,10 @@ impl<Rd: Read> Chunks<'static> for ReadChunks<Rd> {
 
     fn cut(&self) -> Stats {
         self.cut
+    }
+
+    fn chunk_size(&self) -> usize {
+        self.chunk_size
     }
 }
 

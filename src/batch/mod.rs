@@ -366,16 +366,20 @@ impl Batch {
         self.chunk_size
     }
 
-    /// The chunk size for a file of `len` bytes (see
-    /// [`BatchBuilder::file_chunks`]).
-    pub(crate) fn chunk_size_of(&self, len: u64) -> usize {
-        if self.file_chunks == 0 {
+    /// The chunk size for an input of `len` bytes, when that is known
+    /// (see [`BatchBuilder::file_chunks`]).
+    pub(crate) fn chunk_size_of(&self, len: Option<u64>) -> usize {
+        let Some(len) = len.filter(|_| self.file_chunks > 0) else {
             return self.chunk_size;
-        }
-        let len = usize::try_from(len).unwrap_or(usize::MAX);
+        };
+        let bytes = usize::try_from(len).unwrap_or(usize::MAX);
         let chunks = self.file_chunks.saturating_mul(self.threads);
-        let short = (len / chunks).max(MIN_FILE_CHUNK_SIZE);
-        self.chunk_size.min(short)
+        let short = (bytes / chunks).max(MIN_FILE_CHUNK_SIZE);
+        let chunk_size = self.chunk_size.min(short);
+        if chunk_size != self.chunk_size {
+            log::debug!("{len} bytes: chunks of {chunk_size} bytes");
+        }
+        chunk_size
     }
 
     /// Runs `f` on the batch's threads: rayon's parallel iterators in `f`
@@ -455,22 +459,16 @@ impl Batch {
         F: Fn() -> W + Sync,
         S: Sink,
     {
-        let len = file.metadata().ok().filter(|md| md.is_file());
-        let len = len.map(|md| md.len());
-        let chunk_size =
-            len.map_or(self.chunk_size, |n| self.chunk_size_of(n));
-        if chunk_size != self.chunk_size {
-            let len = len.unwrap_or(0);
-            log::debug!("a file of {len} bytes: chunks of {chunk_size} bytes");
-        }
+        let md = file.metadata().ok().filter(|md| md.is_file());
+        let chunk_size = self.chunk_size_of(md.map(|md| md.len()));
         match self.mmap.open(file) {
             Some(mmap) => {
                 let chunks = SliceChunks::new(&mmap, chunk_size);
-                self.run_chunks(chunks, chunk_size, new_worker, sink)
+                self.run_chunks(chunks, new_worker, sink)
             }
             None => {
                 let chunks = ReadChunks::new(file, chunk_size);
-                self.run_chunks(chunks, chunk_size, new_worker, sink)
+                self.run_chunks(chunks, new_worker, sink)
             }
         }
     }
@@ -489,7 +487,7 @@ impl Batch {
         S: Sink,
     {
         let chunks = ReadChunks::new(rdr, self.chunk_size);
-        self.run_chunks(chunks, self.chunk_size, new_worker, sink)
+        self.run_chunks(chunks, new_worker, sink)
     }
 
     /// [`Batch::run_slice`] with workers of one's own.
@@ -505,19 +503,17 @@ impl Batch {
         S: Sink,
     {
         let chunks = SliceChunks::new(haystack, self.chunk_size);
-        self.run_chunks(chunks, self.chunk_size, new_worker, sink)
+        self.run_chunks(chunks, new_worker, sink)
     }
 
     /// The pipeline. The calling thread reads chunks and spawns one task per
     /// chunk until `in_flight` chunks are read but not yet written; then it
     /// waits for finished chunks, hands those that are next in input order
     /// to the sink, and reads again. Workers find their per-thread state
-    /// (scratch and renderer) by their index in the pool. `chunks` cuts
-    /// the input at about `chunk_size` bytes.
+    /// (scratch and renderer) by their index in the pool.
     pub(crate) fn run_chunks<'a, C, W, F, S>(
         &self,
         mut chunks: C,
-        chunk_size: usize,
         new_worker: F,
         mut sink: S,
     ) -> io::Result<Stats>
@@ -552,7 +548,7 @@ impl Batch {
                 && result.is_ok()
                 && next_read - next_write < self.in_flight as u64
                 && (next_read == next_write
-                    || in_flight_bytes < self.in_flight * chunk_size)
+                    || in_flight_bytes < self.in_flight * chunks.chunk_size())
             {
                 let chunk = match chunks.next_chunk(spare_in.pop()) {
                     Ok(Some(chunk)) => chunk,
@@ -864,25 +860,25 @@ mod tests {
             BatchBuilder::new().threads(2).file_chunks(1).build().unwrap();
         let chunk = batch.chunk_size();
         assert_eq!(chunk, 1 << 20);
-        assert_eq!(batch.chunk_size_of(1 << 20), 512 << 10);
-        assert_eq!(batch.chunk_size_of(3 << 19), 3 << 18);
-        assert_eq!(batch.chunk_size_of(3 << 20), chunk);
-        assert_eq!(batch.chunk_size_of(u64::MAX), chunk);
-        assert_eq!(batch.chunk_size_of(300 << 10), MIN_FILE_CHUNK_SIZE);
-        assert_eq!(batch.chunk_size_of(0), MIN_FILE_CHUNK_SIZE);
+        assert_eq!(batch.chunk_size_of(Some(1 << 20)), 512 << 10);
+        assert_eq!(batch.chunk_size_of(Some(3 << 19)), 3 << 18);
+        assert_eq!(batch.chunk_size_of(Some(3 << 20)), chunk);
+        assert_eq!(batch.chunk_size_of(Some(u64::MAX)), chunk);
+        assert_eq!(batch.chunk_size_of(Some(300 << 10)), MIN_FILE_CHUNK_SIZE);
+        assert_eq!(batch.chunk_size_of(Some(0)), MIN_FILE_CHUNK_SIZE);
         let one =
             BatchBuilder::new().threads(1).file_chunks(1).build().unwrap();
-        assert_eq!(one.chunk_size_of(1 << 20), one.chunk_size());
-        assert_eq!(one.chunk_size_of(512 << 10), 512 << 10);
+        assert_eq!(one.chunk_size_of(Some(1 << 20)), one.chunk_size());
+        assert_eq!(one.chunk_size_of(Some(512 << 10)), 512 << 10);
         let off = BatchBuilder::new().threads(2).build().unwrap();
-        assert_eq!(off.chunk_size_of(1 << 20), chunk);
+        assert_eq!(off.chunk_size_of(Some(1 << 20)), chunk);
         let set = BatchBuilder::new()
             .threads(2)
             .file_chunks(1)
             .chunk_size(3 << 20)
             .build()
             .unwrap();
-        assert_eq!(set.chunk_size_of(1 << 20), 3 << 20);
+        assert_eq!(set.chunk_size_of(Some(1 << 20)), 3 << 20);
     }
 
     /// A short file runs in as many chunks as `file_chunks` asks for, each
@@ -905,7 +901,7 @@ mod tests {
                 .file_chunks(4)
                 .build()
                 .unwrap();
-            let per_chunk = batch.chunk_size_of(input.len() as u64);
+            let per_chunk = batch.chunk_size_of(Some(input.len() as u64));
             assert!(per_chunk < batch.chunk_size());
             let (got, chunks, _) = run_file_plain(&batch, &file);
             assert!(got == want, "{threads} threads");

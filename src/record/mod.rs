@@ -318,14 +318,7 @@ impl<'m> Records<'m> {
                 )),
                 _ => (false, 0),
             };
-        let chunk_size =
-            len.map_or(batch.chunk_size(), |n| batch.chunk_size_of(n));
-        if chunk_size != batch.chunk_size() {
-            let len = len.unwrap_or(0);
-            log::debug!(
-                "{len} bytes of records: chunks of {chunk_size} bytes"
-            );
-        }
+        let chunk_size = batch.chunk_size_of(len);
         let mut chunks = RecordChunks::new(rdr, chunk_size, quoted);
         let (mut column, mut width) = (0, 0);
         if delimiter != 0 {
@@ -339,7 +332,7 @@ impl<'m> Records<'m> {
             (worker.column, worker.width) = (column, width);
             worker
         };
-        batch.run_chunks(chunks, chunk_size, new_worker, sink)
+        batch.run_chunks(chunks, new_worker, sink)
     }
 
     /// The URL column's index in a CSV or TSV header (its bytes with the
@@ -1285,5 +1278,9 @@ impl<R: Read> Chunks<'static> for RecordChunks<R> {
 
     fn cut(&self) -> Stats {
         Stats::default()
+    }
+
+    fn chunk_size(&self) -> usize {
+        self.chunk_size
     }
 }
