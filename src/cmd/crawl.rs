@@ -181,7 +181,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
             read,
             start,
         );
-        report_unreadable(&judge);
+        report_judge(&judge);
         std::mem::forget(judge);
         return result;
     }
@@ -240,7 +240,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let result = source.run_crawl(new_worker, sink);
-    report_unreadable(&judge);
+    report_judge(&judge);
     // The process ends next, so the judge is not freed: freeing the fetches
     // and matchers of every host one by one is a visible part of a run over
     // many hosts.
@@ -260,8 +260,14 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Says which directory files could not be read when they were needed.
-fn report_unreadable(judge: &CrawlJudge) {
+/// What the judge met on the way: files it could not read (a message),
+/// and how many origins' rules it let go after their run (a debug log).
+fn report_judge(judge: &CrawlJudge) {
+    let (let_go, met_again) = judge.let_go();
+    log::debug!(
+        "{let_go} origins' rules let go after their run, {met_again} of \
+         them met again"
+    );
     let unreadable = judge.fetches().unreadable();
     if let Some(first) = unreadable.first() {
         message!(

@@ -2,7 +2,7 @@
 //! crawl log's chunk (and a Python batch) is judged, so that URLs of one
 //! origin are judged together even when the input mixes hosts.
 
-use super::judge::{CrawlJudge, CrawlScratch, CrawlVerdict, Located};
+use super::judge::{CrawlJudge, CrawlScratch, CrawlVerdict, Located, Run};
 use super::origin::{raw_authority, same_authority};
 use super::remembered::Remembered;
 use crate::batch::room_for;
@@ -245,6 +245,7 @@ impl GroupedScratch {
             let fetch = |k: usize| walk_group(group(k) as u32, first);
             // Where the run of URLs that need the current rules ends.
             let mut run_end = 0;
+            let mut passing = false;
             for k in 0..order.len() {
                 // Sorted URLs are scattered over the batch: each is asked
                 // for before it is judged, its place first, then its
@@ -273,6 +274,12 @@ impl GroupedScratch {
                     run_end = (k + 1..order.len())
                         .find(|&j| group(j) != group(k))
                         .unwrap_or(order.len());
+                    // In input order, a run between others is likely its
+                    // origin's last in a log grouped by host; the first
+                    // and last runs may go on in the batches around this
+                    // one. (Sorted, every origin of the batch makes one
+                    // run, which says nothing of the log.)
+                    passing = !sorted && k > 0 && run_end < order.len();
                 }
                 let (url, found) = match r.target {
                     Target::Url(url) => (url, None),
@@ -284,7 +291,7 @@ impl GroupedScratch {
                     url,
                     found,
                     r.located(),
-                    run_end - k - 1,
+                    Run { following: run_end - k - 1, passing },
                     &mut self.scratch,
                     &mut self.one,
                 );
@@ -475,6 +482,52 @@ mod tests {
             |_, one, _| assert_eq!(one[0].allowed(), f),
         );
         assert_eq!(built("b.com"), Some("scan"));
+    }
+
+    /// In a batch judged in input order, the rules of an origin whose run
+    /// lies between others are let go after it, and those of the first
+    /// and last runs kept (they may go on in the batches around); rules
+    /// let go and met again are built again and kept. A batch sorted by
+    /// origin lets nothing go.
+    #[test]
+    fn runs_between_others_are_let_go() {
+        let hosts = ["a.com", "b.com", "c.com", "d.com"];
+        let bodies = hosts.map(|host| {
+            (host, format!("User-agent: *\nDisallow: /{host}\n").into_bytes())
+        });
+        let judge = judge_of(served(bodies.clone()), &["x"]);
+        let mut grouped = GroupedScratch::new(&judge);
+        // Five URLs of each host, host after host; each run's first URL is
+        // disallowed.
+        let urls: Vec<String> = hosts
+            .iter()
+            .flat_map(|h| {
+                let first = format!("https://{h}/{h}");
+                let rest = (1..5).map(move |i| format!("https://{h}/{i}"));
+                std::iter::once(first).chain(rest)
+            })
+            .collect();
+        let want: Vec<Option<bool>> =
+            (0..urls.len()).map(|i| Some(i % 5 != 0)).collect();
+        assert_eq!(allowed(&mut grouped, &judge, &urls), want);
+        assert_eq!(judge.let_go(), (2, 0), "b.com's and c.com's let go");
+        // Again: a.com's and d.com's rules come from the cache, b.com's
+        // and c.com's are built again, and kept from now on.
+        assert_eq!(allowed(&mut grouped, &judge, &urls), want);
+        assert_eq!(judge.let_go(), (2, 2));
+        assert_eq!(allowed(&mut grouped, &judge, &urls), want);
+        assert_eq!(judge.let_go(), (2, 2));
+
+        // The same URLs, mixed: judged sorted by origin.
+        let judge = judge_of(served(bodies), &["x"]);
+        let mut grouped = GroupedScratch::new(&judge);
+        let mixed: Vec<&String> =
+            (0..urls.len()).map(|i| &urls[i % 4 * 5 + i / 4]).collect();
+        let got = allowed(&mut grouped, &judge, &mixed);
+        let want: Vec<Option<bool>> =
+            (0..urls.len()).map(|i| Some(i >= 4)).collect();
+        assert_eq!(got, want);
+        assert_eq!(judge.let_go(), (0, 0));
     }
 
     /// A batch of mixed origins is judged origin by origin, starting

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use super::hash::HashMap;
 use super::origin::origin_key;
+use super::passing::Passing;
 use super::reference;
 use super::source::FetchSet;
 use crate::dialect::Dialect;
@@ -279,6 +280,9 @@ pub struct CrawlJudge {
     agents: Vec<String>,
     dialect: Dialect,
     cache: JudgeCache,
+    /// Which origins' rules were let go after their run rather than kept
+    /// in `cache`.
+    passing: Passing,
     shared: Option<(Arc<MatcherCache>, Arc<Settings>)>,
     /// URLs an origin's rules judge with the `scan` engine before they
     /// are compiled with the builder's; 0 to compile at once.
@@ -314,6 +318,23 @@ pub const DEFAULT_COMPILE_AFTER: usize = 1_000;
 /// URL on.
 const FEW_URLS: usize = 3;
 
+/// What a batch knows of the run of URLs an origin's URL begins: the URLs
+/// judged next that need the same rules, and whether the run looks like
+/// the origin's last.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Run {
+    /// How many URLs judged next need the same origin's rules: with
+    /// enough of them, building their matchers now pays, where an
+    /// origin's few URLs are judged by its rules alone (see
+    /// [`FEW_URLS`]).
+    pub(crate) following: usize,
+    /// Whether the batch judges its URLs in input order and the run comes
+    /// neither first nor last: in a log grouped by host, its origin is
+    /// then seldom met again, and its rules, if built now, may be let go
+    /// after the run rather than kept (see [`Passing`]).
+    pub(crate) passing: bool,
+}
+
 /// Per-thread state of a [`CrawlJudge`]: the key buffer, the matchers of
 /// the origin seen last (URLs of one origin tend to come together), and
 /// one matcher scratch per agent, reused from origin to origin so that a
@@ -322,6 +343,9 @@ const FEW_URLS: usize = 3;
 pub struct CrawlScratch {
     key: Vec<u8>,
     current: Option<(usize, Arc<Entry>)>,
+    /// Whether the judge's cache holds the current rules (else they were
+    /// let go after their run, and what they become is not kept either).
+    kept: bool,
     scratches: Vec<Scratch>,
     /// A URL's path, for verdicts from rules not built into matchers.
     path: Vec<u8>,
@@ -411,6 +435,7 @@ impl CrawlJudge {
         };
         CrawlJudge {
             cache: JudgeCache::new(fetches.len(), policy.cache_bytes),
+            passing: Passing::new(fetches.len()),
             fetches,
             resolved,
             policy,
@@ -431,6 +456,14 @@ impl CrawlJudge {
     /// set aside, for they are no origin's robots.txt.
     pub fn unused_captures(&self) -> usize {
         self.unused_captures
+    }
+
+    /// How many origins' rules were let go after their run of URLs rather
+    /// than kept in the cache (in a batch that judges URLs in runs, an
+    /// origin met neither first nor last), and how many of those were
+    /// met again and built a second time.
+    pub fn let_go(&self) -> (usize, usize) {
+        self.passing.counts()
     }
 
     /// Makes each origin's rules judge its first `urls` URLs without
@@ -487,6 +520,7 @@ impl CrawlJudge {
         CrawlScratch {
             key: vec![],
             current: None,
+            kept: true,
             scratches: vec![],
             path: vec![],
         }
@@ -531,7 +565,7 @@ impl CrawlJudge {
         out: &mut Vec<CrawlVerdict>,
     ) {
         let (located, _) = self.locate(url, &mut scratch.key);
-        self.judge_located(url, None, located, 0, scratch, out);
+        self.judge_located(url, None, located, Run::default(), scratch, out);
     }
 
     /// Finds where `url`'s verdicts come from, compiling and reading
@@ -655,15 +689,13 @@ impl CrawlJudge {
     /// when they come from the rules that [`CrawlScratch`] then holds.
     /// `found` is the URL's path and its special bytes' flags when the
     /// caller found them already (`url` is then not read).
-    /// `following` URLs judged next need the same origin's rules: with
-    /// enough of them, building their matchers now pays, where an origin's
-    /// few URLs are judged by its rules alone (see [`FEW_URLS`]).
+    /// `run` says what follows in the batch (see [`Run`]).
     pub(crate) fn judge_located(
         &self,
         url: &[u8],
         found: Option<(UrlPath<'_>, u8)>,
         located: Located,
-        following: usize,
+        run: Run,
         scratch: &mut CrawlScratch,
         out: &mut Vec<CrawlVerdict>,
     ) -> bool {
@@ -683,10 +715,11 @@ impl CrawlJudge {
             },
         };
         if scratch.current.as_ref().map(|c| c.0) != Some(compiled) {
-            let entry = self.entry_with(compiled, body, following);
+            let (entry, kept) = self.entry_with(compiled, body, run);
             scratch.set_current(compiled, entry);
+            scratch.kept = kept;
         }
-        self.advance(compiled, following, scratch);
+        self.advance(compiled, run.following, scratch);
         let Some((_, ref entry)) = scratch.current else {
             unreachable!("the current rules were just set")
         };
@@ -742,7 +775,7 @@ impl CrawlJudge {
             // matchers up from the caches now and then, or when they come
             // back to this origin.
             next = if !scanned.compiling.swap(true, Ordering::Relaxed) {
-                Some(self.compile(compiled, entry))
+                Some(self.compile(compiled, entry, scratch.kept))
             } else if n % 64 == 0 {
                 self.compiled(compiled)
             } else {
@@ -753,7 +786,7 @@ impl CrawlJudge {
             && entry.matchers.is_none()
             && n + following > FEW_URLS
         {
-            next = Some(self.scan(compiled, entry));
+            next = Some(self.scan(compiled, entry, scratch.kept));
         }
         if let Some(entry) = next {
             scratch.set_current(compiled, entry);
@@ -792,22 +825,24 @@ impl CrawlJudge {
     /// its rules selected, to be built into matchers past its first few
     /// URLs (or at once when `compile_after` is 0).
     fn entry(&self, index: usize) -> Arc<Entry> {
-        self.entry_with(index, None, 0)
+        self.entry_with(index, None, Run::default()).0
     }
 
     /// [`CrawlJudge::entry`], given the body of the fetch at `index` if it
-    /// was just read, for an origin whose first URL the `following` ones
-    /// of the batch follow: with more than [`FEW_URLS`] in all, its rules
-    /// are built into matchers that scan at once (one entry added to the
-    /// cache rather than two, the first replaced straight away).
+    /// was just read, for an origin whose first URL begins `run`: with
+    /// more than [`FEW_URLS`] URLs in all, its rules are built into
+    /// matchers that scan at once (one entry added to the cache rather
+    /// than two, the first replaced straight away). Also returns whether
+    /// the cache keeps the entry: one built for a passing run may be let
+    /// go (see [`Passing`]).
     fn entry_with(
         &self,
         index: usize,
         body: Option<Vec<u8>>,
-        following: usize,
-    ) -> Arc<Entry> {
+        run: Run,
+    ) -> (Arc<Entry>, bool) {
         if let Some(entry) = self.cache.get(index) {
-            return entry;
+            return (entry, true);
         }
         // Made outside the lock: two threads may both make one origin's
         // entry, but no thread waits for another's compilation.
@@ -819,7 +854,7 @@ impl CrawlJudge {
         if let Some((cache, ref key)) = key {
             if let Some(entry) = cache.get(key) {
                 self.cache.insert(index, Arc::clone(&entry));
-                return entry;
+                return (entry, true);
             }
         }
         let limit = self.policy.max_robots_bytes;
@@ -835,22 +870,27 @@ impl CrawlJudge {
         let entry = if self.compile_after == 0 {
             let matchers = self.build(&rules, &self.builder);
             Entry::new(rules, Some(matchers), None)
-        } else if 1 + following > FEW_URLS {
+        } else if 1 + run.following > FEW_URLS {
             let matchers = self.build(&rules, &self.scanning());
             Entry::new(rules, Some(matchers), Some(Arc::default()))
         } else {
             Entry::new(rules, None, Some(Arc::default()))
         };
         let entry = Arc::new(entry);
-        self.keep(index, &entry, key);
-        entry
+        // A shared cache keeps every entry: other judges may need it.
+        let kept = key.is_some() || !self.passing.lets_go(index, run.passing);
+        if kept {
+            self.keep(index, &entry, key);
+        }
+        (entry, kept)
     }
 
     /// Builds `entry`'s rules into matchers that scan (the judge's cache
     /// may hold them already, or compiled ones, from another thread), for
     /// the judge's cache alone: other judges sharing its entry build their
-    /// own as cheaply.
-    fn scan(&self, index: usize, entry: &Entry) -> Arc<Entry> {
+    /// own as cheaply. Rules let go after their run (not `kept`) stay
+    /// out of the cache as matchers too.
+    fn scan(&self, index: usize, entry: &Entry, kept: bool) -> Arc<Entry> {
         if let Some(built) = self.cache.get(index) {
             if built.matchers.is_some() {
                 return built;
@@ -858,17 +898,22 @@ impl CrawlJudge {
         }
         let scan = self.scanning();
         let entry = self.rebuilt(entry, &scan, entry.scanned.clone());
-        self.keep(index, &entry, None);
+        if kept {
+            self.keep(index, &entry, None);
+        }
         entry
     }
 
     /// Compiles `entry`'s rules with the builder's engine, in place of any
-    /// scanning ones in the caches.
-    fn compile(&self, index: usize, entry: &Entry) -> Arc<Entry> {
+    /// scanning ones in the caches (unless the rules were let go: not
+    /// `kept`).
+    fn compile(&self, index: usize, entry: &Entry, kept: bool) -> Arc<Entry> {
         let entry = self.rebuilt(entry, &self.builder, None);
-        // Only a shared cache needs the body, as its key.
-        let body = self.shared.as_ref().map(|_| self.body(index));
-        self.keep(index, &entry, body.and_then(|b| self.shared_key(&b)));
+        if kept {
+            // Only a shared cache needs the body, as its key.
+            let body = self.shared.as_ref().map(|_| self.body(index));
+            self.keep(index, &entry, body.and_then(|b| self.shared_key(&b)));
+        }
         entry
     }
 
@@ -1375,7 +1420,7 @@ mod tests {
                 url,
                 None,
                 located,
-                following,
+                Run { following, passing: false },
                 &mut scratch,
                 &mut out,
             );
@@ -1413,7 +1458,7 @@ mod tests {
             url,
             None,
             located,
-            FEW_URLS,
+            Run { following: FEW_URLS, passing: false },
             &mut scratch,
             &mut out,
         );

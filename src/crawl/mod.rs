@@ -45,6 +45,7 @@ mod hash;
 mod jsonl;
 mod judge;
 mod origin;
+mod passing;
 mod reference;
 mod remembered;
 mod source;
