@@ -141,8 +141,10 @@ pub struct CrawlArgs {
     /// allocated (on average about 8 KiB per distinct robots.txt while its
     /// rules are scanned, 17 KiB once compiled); older ones are dropped
     /// and built again when needed, which costs dearly when the log's
-    /// hosts come in random order. The run's other memory is the input in
-    /// flight and about 500 bytes per file of --robots-dir.
+    /// hosts come in random order. A log grouped by host keeps few: the
+    /// rules of an origin whose URLs came together, between other
+    /// origins', are let go after them. The run's other memory is the
+    /// input in flight and about 500 bytes per file of --robots-dir.
     #[arg(long, value_name = "MIB", default_value_t = 1024)]
     pub cache_mib: usize,
 
