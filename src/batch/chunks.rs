@@ -48,6 +48,12 @@ pub(crate) trait Chunks<'a> {
 
     /// The size at which the input is cut into chunks.
     fn chunk_size(&self) -> usize;
+
+    /// Whether no chunk follows the one last returned (false where that
+    /// is not known yet: a stream whose end comes with its last byte).
+    fn at_end(&self) -> bool {
+        false
+    }
 }
 
 /// Puts the first [`MAX_LINE_BYTES`] of `line` into `buf` as a line of its
@@ -120,6 +126,10 @@ impl<'a> Chunks<'a> for SliceChunks<'a> {
     fn chunk_size(&self) -> usize {
         self.chunk_size
     }
+
+    fn at_end(&self) -> bool {
+        self.pos >= self.haystack.len()
+    }
 }
 
 /// Chunks of a stream, read into buffers. The bytes after a chunk's last
@@ -129,6 +139,11 @@ pub(super) struct ReadChunks<Rd> {
     chunk_size: usize,
     carry: Vec<u8>,
     eof: bool,
+    /// The input's length where it is known (a file's), and the bytes
+    /// read so far: a chunk that reads the last byte ends the input even
+    /// when no read has met the end yet.
+    len: Option<u64>,
+    read: u64,
     cut: Stats,
 }
 
@@ -139,8 +154,18 @@ impl<Rd: Read> ReadChunks<Rd> {
             chunk_size,
             carry: vec![],
             eof: false,
+            len: None,
+            read: 0,
             cut: Stats::default(),
         }
+    }
+
+    /// Chunks of an input of `len` bytes (a file's length when it was
+    /// opened), so that the chunk that reads its last byte says it ends
+    /// the input (see [`Chunks::at_end`]).
+    pub(super) fn of_len(mut self, len: Option<u64>) -> Self {
+        self.len = len;
+        self
     }
 
     /// Reads into `buf` until it holds `target` bytes or the reader has no
@@ -156,6 +181,7 @@ impl<Rd: Read> ReadChunks<Rd> {
         buf.reserve(want);
         let got = (&mut self.rdr).take(want as u64).read_to_end(buf)?;
         self.eof = got < want;
+        self.read = self.read.saturating_add(got as u64);
         Ok(())
     }
 
@@ -243,6 +269,11 @@ impl<Rd: Read> Chunks<'static> for ReadChunks<Rd> {
     fn chunk_size(&self) -> usize {
         self.chunk_size
     }
+
+    fn at_end(&self) -> bool {
+        let all_read = self.len.is_some_and(|len| self.read >= len);
+        (self.eof || all_read) && self.carry.is_empty()
+    }
 }
 
 #[cfg(test)]
@@ -277,6 +308,46 @@ mod tests {
             }
         }
         (out, chunks.cut())
+    }
+
+    /// The chunks say when the one they just gave ends the input: slices
+    /// always; streams once a read met the end, or their known length is
+    /// read (without it, an input that ends exactly where a chunk is full
+    /// is found to end only by the next read).
+    #[test]
+    fn chunks_say_when_they_end_the_input() {
+        let lines = b"/abcdefgh\n/a\n".repeat(20);
+        let ends = |chunks: &mut dyn Chunks<'_>| {
+            let mut out = vec![];
+            while chunks.next_chunk(None).unwrap().is_some() {
+                out.push(chunks.at_end());
+            }
+            out
+        };
+        // Several chunks, the last alone at the end (slices and streams
+        // cut them at different line ends).
+        let last_alone = |got: Vec<bool>| {
+            assert!(got.len() > 3, "{got:?}");
+            assert_eq!(got, [vec![false; got.len() - 1], vec![true]].concat());
+        };
+        last_alone(ends(&mut SliceChunks::new(&lines, 45)));
+        last_alone(ends(&mut ReadChunks::new(&lines[..], 45)));
+        last_alone(ends(&mut ReadChunks::new(
+            Trickle { bytes: &lines, step: 7 },
+            45,
+        )));
+        assert_eq!(ends(&mut SliceChunks::new(&lines, 1 << 20)), [true]);
+        assert_eq!(ends(&mut ReadChunks::new(&lines[..], 1 << 20)), [true]);
+        // 13 bytes a line: a chunk of 26 bytes is full at the input's end,
+        // which the next read finds.
+        let two = b"/abcdefgh\n/a\n".repeat(2);
+        assert_eq!(ends(&mut SliceChunks::new(&two, 26)), [true]);
+        assert_eq!(ends(&mut ReadChunks::new(&two[..], 26)), [false]);
+        // Unless the stream's length is known, as a file's is.
+        let mut known = ReadChunks::new(&two[..], 26).of_len(Some(26));
+        assert_eq!(ends(&mut known), [true]);
+        let mut known = ReadChunks::new(&lines[..], 45).of_len(Some(260));
+        last_alone(ends(&mut known));
     }
 
     /// A reader that gives a few bytes per read is cut into the chunks of

@@ -460,14 +460,15 @@ impl Batch {
         S: Sink,
     {
         let md = file.metadata().ok().filter(|md| md.is_file());
-        let chunk_size = self.chunk_size_of(md.map(|md| md.len()));
+        let len = md.map(|md| md.len());
+        let chunk_size = self.chunk_size_of(len);
         match self.mmap.open(file) {
             Some(mmap) => {
                 let chunks = SliceChunks::new(&mmap, chunk_size);
                 self.run_chunks(chunks, new_worker, sink)
             }
             None => {
-                let chunks = ReadChunks::new(file, chunk_size);
+                let chunks = ReadChunks::new(file, chunk_size).of_len(len);
                 self.run_chunks(chunks, new_worker, sink)
             }
         }
@@ -562,6 +563,7 @@ impl Batch {
                         break;
                     }
                 };
+                let at_end = chunks.at_end();
                 let index = next_read;
                 next_read += 1;
                 in_flight_bytes += chunk.len();
@@ -580,7 +582,7 @@ impl Batch {
                                 .lock()
                                 .unwrap_or_else(|e| e.into_inner());
                             let worker = slot.get_or_insert_with(new_worker);
-                            worker.run(&chunk, &mut out)
+                            worker.run(&chunk, at_end, &mut out)
                         }));
                     // The receiver lives until every task is done.
                     let _ = tx.send(Done { index, chunk, out, outcome });

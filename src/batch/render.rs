@@ -92,8 +92,14 @@ where
 pub(crate) trait ChunkWorker: Send {
     /// Judges and renders every line of `chunk` (whole lines, the last
     /// one maybe without its terminator) into `out`, which is empty on
-    /// entry, and counts them.
-    fn run(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> io::Result<Stats>;
+    /// entry, and counts them. `at_end`: no chunk of the input follows
+    /// this one (false where the chunks cannot tell).
+    fn run(
+        &mut self,
+        chunk: &[u8],
+        at_end: bool,
+        out: &mut Vec<u8>,
+    ) -> io::Result<Stats>;
 }
 
 /// Calls `f` with every line of `chunk`, without its `\n` or `\r\n`

@@ -60,7 +60,12 @@ impl<'m, R: Render> Worker<'m, R> {
 }
 
 impl<R: Render> ChunkWorker for Worker<'_, R> {
-    fn run(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> io::Result<Stats> {
+    fn run(
+        &mut self,
+        chunk: &[u8],
+        _at_end: bool,
+        out: &mut Vec<u8>,
+    ) -> io::Result<Stats> {
         let Worker {
             matchers,
             ref mut scratches,

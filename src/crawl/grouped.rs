@@ -179,16 +179,19 @@ impl GroupedScratch {
         U: Fn(usize) -> Option<&'u [u8]>,
         F: FnMut(usize, &[CrawlVerdict], Option<&[Arc<RuleSet>]>),
     {
-        self.judge_found(judge, n, url, |_| None, each);
+        self.judge_found(judge, n, false, url, |_| None, each);
     }
 
     /// [`GroupedScratch::judge`] of URLs whose paths (and their special
     /// bytes' flags) the caller found already: `path(i)` is `url(i)`'s,
-    /// or `None` to have the URL scanned for it.
+    /// or `None` to have the URL scanned for it. `at_end`: no URL of the
+    /// input follows these, so that no origin built for them is needed
+    /// again (see [`Run::passing`]).
     pub(crate) fn judge_found<'u, U, P, F>(
         &mut self,
         judge: &CrawlJudge,
         n: usize,
+        at_end: bool,
         url: U,
         path: P,
         mut each: F,
@@ -209,6 +212,7 @@ impl GroupedScratch {
                     each(base + i, one, sets)
                 };
             let len = (n - base).min(WINDOW);
+            let last_window = at_end && base + len == n;
             // Room for every URL at once: grown by doubling, the vector's
             // pages would be touched twice.
             room_for(&mut ruled, len);
@@ -278,8 +282,10 @@ impl GroupedScratch {
                     // origin's last in a log grouped by host; the first
                     // and last runs may go on in the batches around this
                     // one. (Sorted, every origin of the batch makes one
-                    // run, which says nothing of the log.)
-                    passing = !sorted && k > 0 && run_end < order.len();
+                    // run, which says nothing of the log.) At the end of
+                    // the input, every run is its origin's last.
+                    passing = last_window
+                        || !sorted && k > 0 && run_end < order.len();
                 }
                 let (url, found) = match r.target {
                     Target::Url(url) => (url, None),
@@ -488,7 +494,7 @@ mod tests {
     /// lies between others are let go after it, and those of the first
     /// and last runs kept (they may go on in the batches around); rules
     /// let go and met again are built again and kept. A batch sorted by
-    /// origin lets nothing go.
+    /// origin lets nothing go, unless it ends the input.
     #[test]
     fn runs_between_others_are_let_go() {
         let hosts = ["a.com", "b.com", "c.com", "d.com"];
@@ -519,7 +525,7 @@ mod tests {
         assert_eq!(judge.let_go(), (2, 2));
 
         // The same URLs, mixed: judged sorted by origin.
-        let judge = judge_of(served(bodies), &["x"]);
+        let judge = judge_of(served(bodies.clone()), &["x"]);
         let mut grouped = GroupedScratch::new(&judge);
         let mixed: Vec<&String> =
             (0..urls.len()).map(|i| &urls[i % 4 * 5 + i / 4]).collect();
@@ -528,6 +534,21 @@ mod tests {
             (0..urls.len()).map(|i| Some(i >= 4)).collect();
         assert_eq!(got, want);
         assert_eq!(judge.let_go(), (0, 0));
+
+        // Mixed again, as the input's last batch: every origin is let go.
+        let judge = judge_of(served(bodies), &["x"]);
+        let mut grouped = GroupedScratch::new(&judge);
+        let mut got = vec![None; mixed.len()];
+        grouped.judge_found(
+            &judge,
+            mixed.len(),
+            true,
+            |i| Some(mixed[i].as_bytes()),
+            |_| None,
+            |i, one, _| got[i] = one[0].allowed(),
+        );
+        assert_eq!(got, want);
+        assert_eq!(judge.let_go(), (4, 0));
     }
 
     /// A batch of mixed origins is judged origin by origin, starting

@@ -147,7 +147,12 @@ impl<'j> CrawlWorker<'j> {
 }
 
 impl ChunkWorker for CrawlWorker<'_> {
-    fn run(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> io::Result<Stats> {
+    fn run(
+        &mut self,
+        chunk: &[u8],
+        at_end: bool,
+        out: &mut Vec<u8>,
+    ) -> io::Result<Stats> {
         let n = self.judge.agents().len();
         let mut stats = Stats::of_bytes(chunk.len());
         // Where each line starts and ends and where its path is, found
@@ -205,6 +210,7 @@ impl ChunkWorker for CrawlWorker<'_> {
         self.grouped.judge_found(
             self.judge,
             n_lines,
+            at_end,
             url,
             path,
             |i, one, sets| {
@@ -395,7 +401,7 @@ mod tests {
             );
             let mut worker = CrawlWorker::new(&judge, Format::Csv, false);
             let mut out = vec![];
-            worker.run(chunk.as_bytes(), &mut out).unwrap();
+            worker.run(chunk.as_bytes(), true, &mut out).unwrap();
             assert_eq!(worker.verdicts.len(), lines.len(), "{dialect}");
             let (mut scratch, mut alone) = (judge.scratch(), vec![]);
             for (i, line) in lines.iter().enumerate() {

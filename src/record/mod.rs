@@ -515,7 +515,12 @@ struct WorkerUsage {
 const MAX_OWN_AGENTS: usize = 1024;
 
 impl ChunkWorker for RecordWorker<'_, '_> {
-    fn run(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> io::Result<Stats> {
+    fn run(
+        &mut self,
+        chunk: &[u8],
+        _at_end: bool,
+        out: &mut Vec<u8>,
+    ) -> io::Result<Stats> {
         out.clear();
         let mut stats = Stats::of_bytes(chunk.len());
         if self.delimiter != 0 {
