@@ -563,9 +563,12 @@ impl Batch {
                         break;
                     }
                 };
-                let at_end = chunks.at_end();
                 let index = next_read;
                 next_read += 1;
+                // The last chunk is judged after all the others only on one
+                // thread, or when it is the only one.
+                let last =
+                    chunks.at_end() && (index == 0 || self.threads == 1);
                 in_flight_bytes += chunk.len();
                 let mut out = spare_out.pop().unwrap_or_default();
                 let tx = tx.clone();
@@ -582,7 +585,7 @@ impl Batch {
                                 .lock()
                                 .unwrap_or_else(|e| e.into_inner());
                             let worker = slot.get_or_insert_with(new_worker);
-                            worker.run(&chunk, at_end, &mut out)
+                            worker.run(&chunk, last, &mut out)
                         }));
                     // The receiver lives until every task is done.
                     let _ = tx.send(Done { index, chunk, out, outcome });
@@ -835,6 +838,62 @@ mod tests {
             )
             .unwrap();
         (got, chunks, stats)
+    }
+
+    /// A worker that keeps each chunk as it is and notes its length and
+    /// whether it was told it is the last.
+    struct Noting<'a>(&'a Mutex<Vec<(usize, bool)>>);
+
+    impl ChunkWorker for Noting<'_> {
+        fn run(
+            &mut self,
+            chunk: &[u8],
+            last: bool,
+            out: &mut Vec<u8>,
+        ) -> io::Result<Stats> {
+            self.0.lock().unwrap().push((chunk.len(), last));
+            out.extend_from_slice(chunk);
+            Ok(Stats::of_bytes(chunk.len()))
+        }
+    }
+
+    /// A worker is told its chunk is the last when no other is judged
+    /// after it or beside it: the input's last chunk on one thread, its
+    /// only chunk on any number.
+    #[test]
+    fn the_last_chunk_is_told_so_when_nothing_is_judged_beside_it() {
+        let input = b"/a\n/bb\n/ccc\n".repeat(100);
+        let noted = |threads: usize, input: &[u8]| {
+            let batch = BatchBuilder::new()
+                .threads(threads)
+                .chunk_size(64)
+                .build()
+                .unwrap();
+            let seen = Mutex::new(vec![]);
+            let mut got = vec![];
+            batch
+                .run_slice_with(
+                    input,
+                    || Noting(&seen),
+                    |b: &[u8], _: &Stats| {
+                        got.extend_from_slice(b);
+                        Ok(())
+                    },
+                )
+                .unwrap();
+            assert_eq!(got, input);
+            seen.into_inner().unwrap()
+        };
+        // One thread: chunks in input order, the last one told.
+        let one = noted(1, &input);
+        assert!(one.len() > 3);
+        let lasts: Vec<bool> = one.iter().map(|n| n.1).collect();
+        assert_eq!(lasts, [vec![false; one.len() - 1], vec![true]].concat());
+        // Two threads: the last chunk may be judged beside another.
+        assert!(noted(2, &input).iter().all(|n| !n.1));
+        // One chunk: told, on any number of threads.
+        assert_eq!(noted(2, &input[..20]), [(20, true)]);
+        assert_eq!(noted(1, &input[..20]), [(20, true)]);
     }
 
     /// `room_for` empties a scratch vector; one with room keeps its

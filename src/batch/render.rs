@@ -92,12 +92,13 @@ where
 pub(crate) trait ChunkWorker: Send {
     /// Judges and renders every line of `chunk` (whole lines, the last
     /// one maybe without its terminator) into `out`, which is empty on
-    /// entry, and counts them. `at_end`: no chunk of the input follows
-    /// this one (false where the chunks cannot tell).
+    /// entry, and counts them. `last`: no other chunk of the input is
+    /// judged after this one or beside it (the input's last chunk, on one
+    /// thread or as its only chunk; false where the chunks cannot tell).
     fn run(
         &mut self,
         chunk: &[u8],
-        at_end: bool,
+        last: bool,
         out: &mut Vec<u8>,
     ) -> io::Result<Stats>;
 }

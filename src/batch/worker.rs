@@ -63,7 +63,7 @@ impl<R: Render> ChunkWorker for Worker<'_, R> {
     fn run(
         &mut self,
         chunk: &[u8],
-        _at_end: bool,
+        _last: bool,
         out: &mut Vec<u8>,
     ) -> io::Result<Stats> {
         let Worker {

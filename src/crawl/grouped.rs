@@ -184,14 +184,14 @@ impl GroupedScratch {
 
     /// [`GroupedScratch::judge`] of URLs whose paths (and their special
     /// bytes' flags) the caller found already: `path(i)` is `url(i)`'s,
-    /// or `None` to have the URL scanned for it. `at_end`: no URL of the
-    /// input follows these, so that no origin built for them is needed
-    /// again (see [`Run::passing`]).
+    /// or `None` to have the URL scanned for it. `last`: no other URL of
+    /// the input is judged after these or beside them, so that no origin
+    /// built for them is needed again (see [`Run::passing`]).
     pub(crate) fn judge_found<'u, U, P, F>(
         &mut self,
         judge: &CrawlJudge,
         n: usize,
-        at_end: bool,
+        last: bool,
         url: U,
         path: P,
         mut each: F,
@@ -212,7 +212,7 @@ impl GroupedScratch {
                     each(base + i, one, sets)
                 };
             let len = (n - base).min(WINDOW);
-            let last_window = at_end && base + len == n;
+            let last_window = last && base + len == n;
             // Room for every URL at once: grown by doubling, the vector's
             // pages would be touched twice.
             room_for(&mut ruled, len);

@@ -330,9 +330,9 @@ pub(crate) struct Run {
     pub(crate) following: usize,
     /// Whether the batch judges its URLs in input order and the run comes
     /// neither first nor last (in a log grouped by host, its origin is
-    /// then seldom met again), or no URL of the input follows the batch:
-    /// the origin's rules, if built now, may be let go after the run
-    /// rather than kept (see [`Passing`]).
+    /// then seldom met again), or no other URL of the input is judged
+    /// after the batch or beside it: the origin's rules, if built now, may
+    /// be let go after the run rather than kept (see [`Passing`]).
     pub(crate) passing: bool,
 }
 

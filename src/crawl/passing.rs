@@ -5,7 +5,8 @@
 //!
 //! A batch says when an origin's run looks like its last (see
 //! [`GroupedScratch`](super::GroupedScratch)): a run between two others in
-//! a batch judged in input order, or any run of the input's last batch.
+//! a batch judged in input order, or any run of the input's last batch
+//! when no other is judged after it or beside it.
 //! The judge then builds its rules and matchers without adding them to
 //! its cache. Guessing wrong
 //! costs a build: an origin met again after it was let go is kept from

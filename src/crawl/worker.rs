@@ -150,7 +150,7 @@ impl ChunkWorker for CrawlWorker<'_> {
     fn run(
         &mut self,
         chunk: &[u8],
-        at_end: bool,
+        last: bool,
         out: &mut Vec<u8>,
     ) -> io::Result<Stats> {
         let n = self.judge.agents().len();
@@ -210,7 +210,7 @@ impl ChunkWorker for CrawlWorker<'_> {
         self.grouped.judge_found(
             self.judge,
             n_lines,
-            at_end,
+            last,
             url,
             path,
             |i, one, sets| {

@@ -518,7 +518,7 @@ impl ChunkWorker for RecordWorker<'_, '_> {
     fn run(
         &mut self,
         chunk: &[u8],
-        _at_end: bool,
+        _last: bool,
         out: &mut Vec<u8>,
     ) -> io::Result<Stats> {
         out.clear();
