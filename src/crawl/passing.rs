@@ -6,14 +6,13 @@
 //! A batch says when an origin's run looks like its last (see
 //! [`GroupedScratch`](super::GroupedScratch)): a run between two others in
 //! a batch judged in input order, or any run of the input's last batch
-//! when no other is judged after it or beside it.
-//! The judge then builds its rules and matchers without adding them to
-//! its cache. Guessing wrong
-//! costs a build: an origin met again after it was let go is kept from
-//! then on, so each robots.txt is built at most once more than it would
-//! have been; and once more than one in eight of the origins let go have
-//! been met again (past the first few), the log is not grouped after all
-//! and nothing more is let go.
+//! when no other is judged after it or beside it. The judge then builds
+//! its rules and matchers without adding them to its cache. Guessing
+//! wrong costs a build: an origin met again after it was let go is kept
+//! from then on, so each robots.txt is built at most once more than it
+//! would have been; and once more than one in eight of the origins let go
+//! have been met again (past the first few), the log is not grouped after
+//! all and nothing more is let go.
 
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 
