@@ -21,13 +21,16 @@ const ROW_EXTRA: usize = 64;
 const MAX_ROWS_RESERVED: usize = 64 << 20;
 
 /// A line's path as [`UrlLines`] found it: where its bytes lie in the
-/// chunk, whether a `/` comes before them, and its special bytes' flags.
+/// chunk, whether a `/` comes before them, and its special bytes' flags;
+/// and whether the line needs quotes or escapes in a row.
 #[derive(Clone, Copy, Debug)]
 struct FoundPath {
     start: usize,
     end: usize,
     slash: bool,
     flags: u8,
+    /// Whether the line is plain (see [`PlainLine`](crate::PlainLine)).
+    plain: bool,
 }
 
 /// Judges and renders the lines of crawl-log chunks, one worker per
@@ -142,7 +145,8 @@ impl<'j> CrawlWorker<'j> {
                 robots: judge.robots_of(v),
             }
         };
-        self.rows.push_rows(out, url, n, key, cell);
+        let plain = self.paths[line].plain;
+        self.rows.push_rows(out, url, plain, n, key, cell);
     }
 }
 
@@ -180,6 +184,7 @@ impl ChunkWorker for CrawlWorker<'_> {
                 end: at + rest.len(),
                 slash: line.path.slash,
                 flags: line.flags,
+                plain: line.plain,
             });
         }
         room_for(&mut self.verdicts, self.lines.len() * n);
@@ -348,6 +353,69 @@ mod tests {
     use crate::crawl::FetchPolicy;
     use crate::testing::served;
     use crate::{Dialect, MatcherBuilder};
+
+    /// A URL is copied into its rows as it is only when no format quotes
+    /// or escapes a byte of it; the others are quoted or escaped, in a
+    /// line that fits the reader's window and in one that does not.
+    #[test]
+    fn rows_quote_and_escape_what_needs_it() {
+        let set = served([(
+            "a.com",
+            b"User-agent: *\nAllow: /\nDisallow: /d\n".to_vec(),
+        )]);
+        let judge = CrawlJudge::new(
+            set,
+            FetchPolicy::default(),
+            MatcherBuilder::new(),
+            &["bot".to_string()],
+            Dialect::Rfc9309,
+        );
+        let long = "q".repeat(10_000);
+        let paths = ["/a", "/d,x", "/d\"x\"", "/a\\b", "/d\tt", "/\u{e9}"];
+        let mut lines: Vec<String> =
+            paths.iter().map(|p| format!("https://a.com{p}")).collect();
+        lines.extend(paths.iter().map(|p| format!("https://a.com{p}{long}")));
+        let chunk = lines.join("\n");
+        let verdict = |line: &str| match line.starts_with("https://a.com/d") {
+            true => "disallowed",
+            false => "allowed",
+        };
+        for format in [Format::Csv, Format::Tsv, Format::Jsonl] {
+            let mut worker = CrawlWorker::new(&judge, format, false);
+            let mut out = vec![];
+            worker.run(chunk.as_bytes(), true, &mut out).unwrap();
+            let out = String::from_utf8(out).unwrap();
+            let rows: Vec<&str> = out.lines().collect();
+            assert_eq!(rows.len(), lines.len(), "{format:?}");
+            for (line, row) in lines.iter().zip(rows) {
+                let want = match format {
+                    Format::Csv => {
+                        let mut w = csv::Writer::from_writer(vec![]);
+                        w.write_record([line.as_str(), verdict(line), "rule"])
+                            .unwrap();
+                        String::from_utf8(w.into_inner().unwrap()).unwrap()
+                    }
+                    Format::Tsv => {
+                        let escaped =
+                            line.replace('\\', "\\\\").replace('\t', "\\t");
+                        format!("{escaped}\t{}\trule\n", verdict(line))
+                    }
+                    Format::Jsonl => {
+                        let got: serde_json::Value =
+                            serde_json::from_str(row).unwrap();
+                        let want = serde_json::json!({
+                            "url": line,
+                            "verdict": verdict(line),
+                            "reason": "rule",
+                        });
+                        assert_eq!(got, want);
+                        continue;
+                    }
+                };
+                assert_eq!(format!("{row}\n"), want, "{format:?}");
+            }
+        }
+    }
 
     /// Each line of a chunk, judged from the path the worker's line reader
     /// found, gets the verdict the judge gives the line alone (scanning it

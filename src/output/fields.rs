@@ -11,6 +11,29 @@ pub(super) fn separator(format: Format) -> u8 {
     }
 }
 
+/// Appends `field`, whose bytes are plain (from 0x20 to 0x7E, none of
+/// `,`, `"` and `\`, as a [`PlainLine`](crate::PlainLine)'s are), to
+/// `out` as `format` writes a field or a JSON string: no format quotes or
+/// escapes such bytes, so they are copied without a look.
+pub(super) fn push_plain_field(
+    format: Format,
+    out: &mut Vec<u8>,
+    field: &[u8],
+) {
+    debug_assert!(field
+        .iter()
+        .all(|&b| (0x20..0x7F).contains(&b) && !b",\"\\".contains(&b)));
+    match format {
+        Format::Csv | Format::Tsv => out.extend_from_slice(field),
+        Format::Jsonl => {
+            out.reserve(field.len() + 2);
+            out.push(b'"');
+            out.extend_from_slice(field);
+            out.push(b'"');
+        }
+    }
+}
+
 /// Appends `field` to `out` as `format` writes a field (CSV and TSV only).
 pub(super) fn push_field(format: Format, out: &mut Vec<u8>, field: &[u8]) {
     match format {
@@ -186,6 +209,24 @@ mod tests {
         }
         assert_eq!(checked, 256 * (1 + 7 + 8 + 9 + 16 + 23));
         assert!(!may_need_quotes(b""));
+    }
+
+    /// A plain field is written as each format writes it after a look.
+    #[test]
+    fn plain_fields_are_written_as_looked_at() {
+        for field in [&b""[..], b"https://a.com/p?q=1&r=~x", b" !#$%'()*+-./"]
+        {
+            for format in [Format::Csv, Format::Tsv, Format::Jsonl] {
+                let mut want = vec![];
+                match format {
+                    Format::Jsonl => push_json_string(&mut want, field),
+                    _ => push_field(format, &mut want, field),
+                }
+                let mut got = b"x".to_vec();
+                push_plain_field(format, &mut got, field);
+                assert_eq!(got[1..], want, "{format:?}");
+            }
+        }
     }
 
     /// Every JSON string written, by the plain copy or by the escaping

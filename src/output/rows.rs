@@ -1,7 +1,9 @@
 //! Columns, cells and rows: the parts of a table's rows and of crawl
 //! mode's rows.
 
-use super::fields::{push_field, push_json_string, push_number, separator};
+use super::fields::{
+    push_field, push_json_string, push_number, push_plain_field, separator,
+};
 use super::format::Format;
 use crate::matcher::{Explanation, Verdict};
 use crate::usage::{Category, UsagePrefs};
@@ -299,7 +301,10 @@ impl CrawlRows {
     /// each made of `cell(a)`. `key(a)` stands for that cell's head: the
     /// same small number (heads are kept in a vector) for the same agent,
     /// verdict and reason. `cell` is called only when a head is new or the
-    /// rows explain. The URL is written as a field once, then copied.
+    /// rows explain. The URL is written as a field once, then copied;
+    /// `plain` says its bytes are plain (see
+    /// [`PlainLine`](crate::PlainLine)), so that it is copied without
+    /// looking for bytes to quote or escape.
     // Inlined into the crawl worker's loop over a chunk's lines: left to
     // itself, the compiler stopped inlining it after unrelated changes, at
     // a cost visible per row.
@@ -308,6 +313,7 @@ impl CrawlRows {
         &mut self,
         out: &mut Vec<u8>,
         url: &[u8],
+        plain: bool,
         agents: usize,
         key: impl Fn(usize) -> usize,
         cell: impl Fn(usize) -> Cell<'c>,
@@ -322,7 +328,9 @@ impl CrawlRows {
             }
             if a == 0 {
                 let at = out.len();
-                if jsonl {
+                if plain {
+                    push_plain_field(format, out, url);
+                } else if jsonl {
                     push_json_string(out, url);
                 } else {
                     push_field(format, out, url);
@@ -437,17 +445,24 @@ mod tests {
                 let mut rows = CrawlRows::new(format, true, explain);
                 let mut twice = vec![];
                 for _ in 0..2 {
-                    rows.push_rows(&mut twice, url, 2, |a| a, |a| cells[a]);
+                    rows.push_rows(
+                        &mut twice,
+                        url,
+                        false,
+                        2,
+                        |a| a,
+                        |a| cells[a],
+                    );
                 }
                 let mut once = vec![];
                 let mut fresh = CrawlRows::new(format, true, explain);
-                fresh.push_rows(&mut once, url, 2, |a| a, |a| cells[a]);
+                fresh.push_rows(&mut once, url, false, 2, |a| a, |a| cells[a]);
                 assert_eq!(twice, [&once[..], &once[..]].concat());
             }
         }
         let mut out = CrawlRows::new(Format::Csv, true, true).header();
         let mut rows = CrawlRows::new(Format::Csv, true, true);
-        rows.push_rows(&mut out, url, 2, |a| a, |a| cells[a]);
+        rows.push_rows(&mut out, url, false, 2, |a| a, |a| cells[a]);
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "url,agent,verdict,reason,robots,line,rule\n\
@@ -457,7 +472,7 @@ mod tests {
         );
         let mut out = vec![];
         let mut rows = CrawlRows::new(Format::Jsonl, false, true);
-        rows.push_rows(&mut out, url, 1, |_| 0, |_| cells[1]);
+        rows.push_rows(&mut out, url, false, 1, |_| 0, |_| cells[1]);
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "{\"url\":\"/u,\\\"v\\\"\",\"verdict\":\"unknown\",\
