@@ -351,7 +351,7 @@ impl Batch {
 mod tests {
     use super::*;
     use crate::crawl::FetchPolicy;
-    use crate::testing::served;
+    use crate::testing::{judge_of, served};
     use crate::{Dialect, MatcherBuilder};
 
     /// A URL is copied into its rows as it is only when no format quotes
@@ -359,17 +359,8 @@ mod tests {
     /// line that fits the reader's window and in one that does not.
     #[test]
     fn rows_quote_and_escape_what_needs_it() {
-        let set = served([(
-            "a.com",
-            b"User-agent: *\nAllow: /\nDisallow: /d\n".to_vec(),
-        )]);
-        let judge = CrawlJudge::new(
-            set,
-            FetchPolicy::default(),
-            MatcherBuilder::new(),
-            &["bot".to_string()],
-            Dialect::Rfc9309,
-        );
+        let body = b"User-agent: *\nAllow: /\nDisallow: /d\n".to_vec();
+        let judge = judge_of(served([("a.com", body)]), &["bot"]);
         let long = "q".repeat(10_000);
         let paths = ["/a", "/d,x", "/d\"x\"", "/a\\b", "/d\tt", "/\u{e9}"];
         let mut lines: Vec<String> =
