@@ -38,6 +38,8 @@ pub struct GroupedScratch {
     ruled: Vec<Ruled<'static>>,
     /// The judging order: per URL of `ruled`, its group above its place.
     order: Vec<u64>,
+    /// Room for `order` while it is sorted.
+    sorting: Vec<u64>,
     one: Vec<CrawlVerdict>,
 }
 
@@ -88,6 +90,51 @@ fn walk_key(group: usize, first: usize) -> u32 {
 /// are all of it for fewer fetches than that; only prefetches rely on it).
 fn walk_group(key: u32, first: usize) -> usize {
     (first as u32).wrapping_add(key) as usize
+}
+
+/// Bits of a key sorted by each pass of [`sort_by_high_half`].
+const RADIX_BITS: u32 = 11;
+
+/// Sorts `keys` by their high 32 bits, keeping the order of keys that
+/// share them, with `room` as room for a copy.
+///
+/// A batch's walk keys are a group above an index already in order, so a
+/// stable sort of the groups alone is a full sort; a radix sort does it in
+/// a few passes over the keys, the digits that every key shares skipped,
+/// where a comparison sort takes a pass per doubling.
+fn sort_by_high_half(keys: &mut Vec<u64>, room: &mut Vec<u64>) {
+    const DIGITS: usize = 32usize.div_ceil(RADIX_BITS as usize);
+    const BUCKETS: usize = 1 << RADIX_BITS;
+    let digit = |key: u64, d: usize| {
+        (key >> (32 + d as u32 * RADIX_BITS)) as usize & (BUCKETS - 1)
+    };
+    // A count of keys fits in 32 bits: batches are windows of fewer.
+    debug_assert!(keys.len() <= u32::MAX as usize);
+    // Every digit's counts in one pass over the keys.
+    let mut counts = vec![[0u32; BUCKETS]; DIGITS];
+    for &key in keys.iter() {
+        for (d, count) in counts.iter_mut().enumerate() {
+            count[digit(key, d)] += 1;
+        }
+    }
+    room_for(room, keys.len());
+    room.resize(keys.len(), 0);
+    for (d, count) in counts.iter_mut().enumerate() {
+        if count.contains(&(keys.len() as u32)) {
+            continue;
+        }
+        // Each bucket's start, then each key placed at its bucket's next.
+        let mut start = 0;
+        for c in count.iter_mut() {
+            (start, *c) = (start + *c, start);
+        }
+        for &key in keys.iter() {
+            let at = &mut count[digit(key, d)];
+            room[*at as usize] = key;
+            *at += 1;
+        }
+        std::mem::swap(keys, room);
+    }
 }
 
 /// A URL's authority as [`GroupedScratch::locate_all`] finds it ahead.
@@ -155,6 +202,7 @@ impl GroupedScratch {
             remembered: Remembered::default(),
             ruled: vec![],
             order: vec![],
+            sorting: vec![],
             one: vec![],
         }
     }
@@ -241,7 +289,7 @@ impl GroupedScratch {
             // sort would, without the sort's cost.
             let sorted = changes * SORT_BELOW_RUN > ruled.len();
             if sorted {
-                order.sort_unstable();
+                sort_by_high_half(order, &mut self.sorting);
             }
             let place = |k: usize| order.get(k).map(|&o| o as u32 as usize);
             let group = |k: usize| order[k] >> 32;
@@ -422,6 +470,34 @@ mod tests {
         }
         assert_eq!(walk_key(first, first), 0);
         assert!(walk_key(first + 1, first) < walk_key(first - 1, first));
+    }
+
+    /// The radix sort of walk keys is the comparison sort's order, for
+    /// groups that share every digit, a few, or none, and that wrap
+    /// below the first (as [`walk_key`] makes them).
+    #[test]
+    fn walk_keys_sort_as_a_comparison_sort_does() {
+        let mut rng = crate::testing::xorshift(0x2545_F491_4F6C_DD1D);
+        let mut room = vec![];
+        for (groups, first, n) in [
+            (1, 0, 100),
+            (5, 3, 1_000),
+            (3_000, 1_234, 10_000),
+            (200_000, 150_000, 20_000),
+            (1 << 40, 7, 5_000),
+            (10, 0, 0),
+        ] {
+            let mut keys: Vec<u64> = (0..n)
+                .map(|k| {
+                    let group = (rng() % groups) as usize;
+                    (walk_key(group, first) as u64) << 32 | k
+                })
+                .collect();
+            let mut want = keys.clone();
+            want.sort_unstable();
+            sort_by_high_half(&mut keys, &mut room);
+            assert_eq!(keys, want, "{groups} groups from {first}");
+        }
     }
 
     /// The kept allocation of the batch's ruled URLs survives the change
