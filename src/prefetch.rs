@@ -61,6 +61,16 @@ impl Region {
             len: std::mem::size_of_val(items) + before,
         }
     }
+
+    /// Asks for the cache line `offset` bytes into the region, if it lies
+    /// there, without waiting for it: a store to it soon then finds it
+    /// cached.
+    #[inline]
+    pub(crate) fn prefetch_at(&self, offset: usize) {
+        if offset < self.len {
+            prefetch_address(self.start.wrapping_add(offset));
+        }
+    }
 }
 
 /// Where the memory behind some pointers lies (up to `N` regions, the

@@ -227,25 +227,29 @@ impl GroupedScratch {
         U: Fn(usize) -> Option<&'u [u8]>,
         F: FnMut(usize, &[CrawlVerdict], Option<&[Arc<RuleSet>]>),
     {
-        self.judge_found(judge, n, false, url, |_| None, each);
+        self.judge_found(judge, n, false, (url, |_| None), |_| {}, each);
     }
 
     /// [`GroupedScratch::judge`] of URLs whose paths (and their special
     /// bytes' flags) the caller found already: `path(i)` is `url(i)`'s,
     /// or `None` to have the URL scanned for it. `last`: no other URL of
     /// the input is judged after these or beside them, so that no origin
-    /// built for them is needed again (see [`Run::passing`]).
-    pub(crate) fn judge_found<'u, U, P, F>(
+    /// built for them is needed again (see [`Run::passing`]). `soon(i)`
+    /// says that `each` will be called for URL `i` a few calls later,
+    /// where the calls come out of input order, so that the caller can
+    /// ask for the memory it will write then.
+    pub(crate) fn judge_found<'u, U, P, S, F>(
         &mut self,
         judge: &CrawlJudge,
         n: usize,
         last: bool,
-        url: U,
-        path: P,
+        (url, path): (U, P),
+        soon: S,
         mut each: F,
     ) where
         U: Fn(usize) -> Option<&'u [u8]>,
         P: Fn(usize) -> Option<(UrlPath<'u>, u8)>,
+        S: Fn(usize),
         F: FnMut(usize, &[CrawlVerdict], Option<&[Arc<RuleSet>]>),
     {
         const WINDOW: usize = u32::MAX as usize;
@@ -253,6 +257,7 @@ impl GroupedScratch {
         for base in (0..n).step_by(WINDOW) {
             let url = |i: usize| url(base + i);
             let path = |i: usize| path(base + i);
+            let soon = |i: usize| soon(base + i);
             let mut each =
                 |i: usize,
                  one: &[CrawlVerdict],
@@ -316,6 +321,7 @@ impl GroupedScratch {
                     let near = k + PREFETCH_AHEAD;
                     if let Some(at) = place(near) {
                         prefetch(ruled[at].target.bytes());
+                        soon(ruled[at].index);
                         if group(near) != group(near - 1) {
                             judge.prefetch_rules(fetch(near));
                         }
@@ -472,6 +478,64 @@ mod tests {
         assert!(walk_key(first + 1, first) < walk_key(first - 1, first));
     }
 
+    /// A batch walked out of input order says, a few URLs ahead, which
+    /// URL's verdicts come next: every URL but the walk's first few, each
+    /// before its verdicts; a batch walked in input order says nothing.
+    #[test]
+    fn a_sorted_walk_says_which_verdicts_come_soon() {
+        let hosts: Vec<String> =
+            (0..20).map(|h| format!("h{h}.com")).collect();
+        let body = |h: usize| format!("User-agent: *\nDisallow: /{h}/\n");
+        let judge = judge_of(
+            served(
+                hosts
+                    .iter()
+                    .enumerate()
+                    .map(|(h, host)| (host.clone(), body(h).into_bytes())),
+            ),
+            &["bot"],
+        );
+        // Each host's URLs one after another, then round the hosts.
+        let grouped: Vec<String> = (0..200)
+            .map(|i| format!("https://{}/{}/x", hosts[i / 10], i / 10))
+            .collect();
+        let shuffled: Vec<String> = (0..200)
+            .map(|i| format!("https://{}/{}/x", hosts[i % 20], i % 20))
+            .collect();
+        for (urls, walked_sorted) in [(&grouped, false), (&shuffled, true)] {
+            let mut scratch = GroupedScratch::new(&judge);
+            let calls = std::cell::RefCell::new(vec![]);
+            scratch.judge_found(
+                &judge,
+                urls.len(),
+                true,
+                (|i| Some(urls[i].as_bytes()), |_| None),
+                |i| calls.borrow_mut().push((i, true)),
+                |i, one, _| {
+                    assert_eq!(one[0].allowed(), Some(false), "{}", urls[i]);
+                    calls.borrow_mut().push((i, false));
+                },
+            );
+            let calls = calls.into_inner();
+            let soon: Vec<usize> =
+                calls.iter().filter(|c| c.1).map(|c| c.0).collect();
+            let given: Vec<usize> =
+                calls.iter().filter(|c| !c.1).map(|c| c.0).collect();
+            assert_eq!(given.len(), urls.len());
+            if !walked_sorted {
+                assert!(soon.is_empty(), "{soon:?}");
+                continue;
+            }
+            assert_ne!(given, (0..urls.len()).collect::<Vec<_>>());
+            assert_eq!(soon, given[PREFETCH_AHEAD..]);
+            for i in soon {
+                let said = calls.iter().position(|&c| c == (i, true));
+                let judged = calls.iter().position(|&c| c == (i, false));
+                assert!(said < judged, "URL {i}");
+            }
+        }
+    }
+
     /// The radix sort of walk keys is the comparison sort's order, for
     /// groups that share every digit, a few, or none, and that wrap
     /// below the first (as [`walk_key`] makes them).
@@ -619,8 +683,8 @@ mod tests {
             &judge,
             mixed.len(),
             true,
-            |i| Some(mixed[i].as_bytes()),
-            |_| None,
+            (|i| Some(mixed[i].as_bytes()), |_| None),
+            |_| {},
             |i, one, _| got[i] = one[0].allowed(),
         );
         assert_eq!(got, want);

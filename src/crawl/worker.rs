@@ -8,6 +8,7 @@ use super::grouped::GroupedScratch;
 use super::judge::{CrawlJudge, CrawlReason, CrawlVerdict};
 use crate::batch::{room_for, Batch, ChunkWorker, Sink, Stats};
 use crate::output::{slot, Cell, Counts, CrawlRows, Format};
+use crate::prefetch::Region;
 use crate::url::lines::UrlLines;
 use crate::url::path::UrlPath;
 
@@ -212,12 +213,18 @@ impl ChunkWorker for CrawlWorker<'_> {
             Some((UrlPath { slash: p.slash, rest }, p.flags))
         };
         let n_lines = lines.len();
+        // A sorted batch's verdicts are written out of input order, each
+        // store to a line not cached: its line is asked for a few URLs
+        // before.
+        let slots = Region::of(verdicts.as_slice());
+        let soon =
+            |i: usize| slots.prefetch_at(i * n * size_of::<CrawlVerdict>());
         self.grouped.judge_found(
             self.judge,
             n_lines,
             last,
-            url,
-            path,
+            (url, path),
+            soon,
             |i, one, sets| {
                 // One agent's verdict is one store, not a call to copy.
                 match one {
