@@ -34,6 +34,10 @@ struct FoundPath {
     plain: bool,
 }
 
+/// Where an explained verdict's rule is: its line number and the range
+/// of its text in the worker's texts.
+type RuleAt = (u32, usize, usize);
+
 /// Judges and renders the lines of crawl-log chunks, one worker per
 /// thread (see [`Batch::run_crawl_file`]).
 ///
@@ -64,7 +68,7 @@ pub struct CrawlWorker<'j> {
     verdicts: Vec<CrawlVerdict>,
     /// With `explain`, per verdict: the deciding rule's line number and
     /// the range of its text in `texts`.
-    rules: Vec<Option<(u32, usize, usize)>>,
+    rules: Vec<Option<RuleAt>>,
     texts: Vec<u8>,
     /// With `--stats` for several agents: the shared counters, and this
     /// worker's counts (allowed, disallowed, unknown per agent) until the
@@ -213,12 +217,15 @@ impl ChunkWorker for CrawlWorker<'_> {
             Some((UrlPath { slash: p.slash, rest }, p.flags))
         };
         let n_lines = lines.len();
-        // A sorted batch's verdicts are written out of input order, each
-        // store to a line not cached: its line is asked for a few URLs
-        // before.
+        // A sorted batch's verdicts (and with `explain` their rules) are
+        // written out of input order, each store to a line not cached:
+        // their lines are asked for a few URLs before.
         let slots = Region::of(verdicts.as_slice());
-        let soon =
-            |i: usize| slots.prefetch_at(i * n * size_of::<CrawlVerdict>());
+        let rule_slots = Region::of(rules.as_slice());
+        let soon = |i: usize| {
+            slots.prefetch_at(i * n * size_of::<CrawlVerdict>());
+            rule_slots.prefetch_at(i * n * size_of::<Option<RuleAt>>());
+        };
         self.grouped.judge_found(
             self.judge,
             n_lines,
