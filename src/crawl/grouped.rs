@@ -98,10 +98,11 @@ const RADIX_BITS: u32 = 11;
 /// Sorts `keys` by their high 32 bits, keeping the order of keys that
 /// share them, with `room` as room for a copy.
 ///
-/// A batch's walk keys are a group above an index already in order, so a
-/// stable sort of the groups alone is a full sort; a radix sort does it in
-/// a few passes over the keys, the digits that every key shares skipped,
-/// where a comparison sort takes a pass per doubling.
+/// A batch's walk keys are a group above a place in its ruled URLs, the
+/// places in order already, so a stable sort of the groups alone is a
+/// full sort; a radix sort does it in a few passes over the keys, the
+/// digits that every key shares skipped, where a comparison sort takes a
+/// pass per doubling.
 fn sort_by_high_half(keys: &mut Vec<u64>, room: &mut Vec<u64>) {
     const DIGITS: usize = 32usize.div_ceil(RADIX_BITS as usize);
     const BUCKETS: usize = 1 << RADIX_BITS;
