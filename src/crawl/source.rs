@@ -3,6 +3,7 @@
 //! Lines index, and WARC files.
 
 use std::borrow::Cow;
+use std::collections::hash_map::Entry;
 use std::fmt;
 use std::fs::{self, File};
 use std::io::{self, BufReader, Read};
@@ -36,6 +37,8 @@ pub struct FetchSet {
     /// The fetches of a directory's files, by index, whose bodies are read
     /// only when first needed (see [`FetchSet::body`]).
     unread: HashMap<usize, Unread>,
+    /// The directories listed, with the names of their files.
+    listed: Vec<Listed>,
     /// The fetches, by index, whose bodies lie in a buffer shared with
     /// others (see [`FetchSet::insert_shared`]).
     shared: HashMap<usize, SharedBody>,
@@ -79,9 +82,21 @@ impl fmt::Debug for SharedBody {
 /// their matchers, in a bounded cache, not their files.
 #[derive(Clone, Debug)]
 struct Unread {
-    path: PathBuf,
+    /// Its directory, an index in [`FetchSet::listed`].
+    dir: usize,
+    /// Its name, a range of that directory's [`Listed::names`].
+    name: Range<usize>,
     /// Why the file could not be read, the first time it could not.
     error: OnceLock<String>,
+}
+
+/// A directory of robots.txt files and their names, one after another in
+/// one string: a directory of 100,000 files is listed without allocating
+/// a path for each.
+#[derive(Clone, Debug)]
+struct Listed {
+    dir: PathBuf,
+    names: String,
 }
 
 /// An entry of a directory that [`FetchSet::read_dir_skipping`] could not
@@ -116,6 +131,7 @@ impl Default for FetchSet {
             max_body: body_bytes_for(DEFAULT_MAX_ROBOTS_BYTES),
             undecodable: 0,
             unread: HashMap::default(),
+            listed: vec![],
             shared: HashMap::default(),
         }
     }
@@ -179,11 +195,12 @@ impl FetchSet {
         let Some(unread) = self.unread.get(&index) else {
             return self.kept_body(index).map(Cow::Borrowed);
         };
-        match read_body(&unread.path, self.max_body) {
+        let listed = &self.listed[unread.dir];
+        let path = listed.dir.join(&listed.names[unread.name.clone()]);
+        match read_body(&path, self.max_body) {
             Ok(body) => Some(Cow::Owned(body)),
             Err(e) => {
-                let why =
-                    format!("{}: cannot read: {e}", unread.path.display());
+                let why = format!("{}: cannot read: {e}", path.display());
                 let _ = unread.error.set(why);
                 None
             }
@@ -333,8 +350,9 @@ impl FetchSet {
             Kind::Host => &mut self.by_host,
             Kind::Url => &mut self.by_url,
         };
-        match map.get(key.as_slice()) {
-            Some(&i) => {
+        match map.entry(key.into_boxed_slice()) {
+            Entry::Occupied(slot) => {
+                let i = *slot.get();
                 let old = &self.fetches[i].1;
                 // N.B. ISO 8601 dates in one format compare as strings.
                 let older = match (&old.date, &fetch.date) {
@@ -349,8 +367,8 @@ impl FetchSet {
                 }
                 None
             }
-            None => {
-                map.insert(key.into_boxed_slice(), self.fetches.len());
+            Entry::Vacant(slot) => {
+                slot.insert(self.fetches.len());
                 self.fetches.push((name, fetch));
                 self.kinds.push(kind);
                 Some(self.fetches.len() - 1)
@@ -450,6 +468,8 @@ impl FetchSet {
         };
         let entries = fs::read_dir(dir)
             .map_err(|e| with_path(e, dir, "cannot read the directory"))?;
+        // The files' names, each a range of `names`.
+        let mut names = String::new();
         let mut files = vec![];
         for entry in entries {
             let entry = match entry {
@@ -461,23 +481,27 @@ impl FetchSet {
                 Err(e) => return Err(with_path(e, dir, "cannot list")),
             };
             let name = entry.file_name();
-            let path = entry.path();
             let Some(name) = name.to_str() else {
-                skip(path, "the name is not UTF-8".to_string());
+                skip(entry.path(), "the name is not UTF-8".to_string());
                 continue;
             };
-            let host = name.strip_suffix(".txt").filter(|h| !h.is_empty());
+            let is_host = name.len() > ".txt".len() && name.ends_with(".txt");
             // The entry's type costs no system call where the file system
             // gives it; only a link must be followed.
             let is_file = match entry.file_type() {
-                Ok(t) if t.is_symlink() => path.is_file(),
-                Ok(t) => t.is_file(),
-                Err(_) => path.is_file(),
+                Ok(t) if !t.is_symlink() => t.is_file(),
+                _ => entry.path().is_file(),
             };
-            match host {
-                Some(host) if is_file => files.push((host.to_string(), path)),
-                Some(_) => skip(path, "not a file".to_string()),
-                None => skip(path, "not a <host>.txt file".to_string()),
+            match (is_host, is_file) {
+                (true, true) => {
+                    let start = names.len();
+                    names.push_str(name);
+                    files.push(start..names.len());
+                }
+                (true, false) => skip(entry.path(), "not a file".to_string()),
+                (false, _) => {
+                    skip(entry.path(), "not a <host>.txt file".to_string())
+                }
             }
         }
         let n = files.len();
@@ -487,12 +511,16 @@ impl FetchSet {
         self.kinds.reserve(n);
         self.by_host.reserve(n);
         self.unread.reserve(n);
-        for (host, path) in files {
+        let d = self.listed.len();
+        for name in files {
+            let host = &names[name.start..name.end - ".txt".len()];
             let fetch = Fetch { status: 200, ..Fetch::default() };
-            if let Some(i) = self.add_host(&host, fetch) {
-                self.unread.insert(i, Unread { path, error: OnceLock::new() });
+            if let Some(i) = self.add_host(host, fetch) {
+                let error = OnceLock::new();
+                self.unread.insert(i, Unread { dir: d, name, error });
             }
         }
+        self.listed.push(Listed { dir: dir.to_path_buf(), names });
         Ok(n)
     }
 
