@@ -575,6 +575,47 @@ fn robots_dir_files_are_read_when_first_needed() {
     assert_eq!(got, [gone, rule, rule, gone, rule, none]);
 }
 
+/// The files of several directories are each read from their own
+/// directory when needed, a host with a file in more than one taking the
+/// file of the directory listed last; a file gone by then is reported
+/// under its own directory.
+#[test]
+fn robots_dirs_each_file_read_from_its_own_directory() {
+    let dir = Dir::new("crawl-two-dirs");
+    dir.create_dir("one");
+    dir.create_dir("two");
+    dir.create("one/a.com.txt", "User-agent: *\nDisallow: /one/\n");
+    dir.create("one/b.com.txt", "User-agent: *\nDisallow: /one/\n");
+    dir.create("two/b.com.txt", "User-agent: *\nDisallow: /two/\n");
+    dir.create("two/c.com.txt", "User-agent: *\nDisallow: /two/\n");
+    dir.create("two/gone.com.txt", "User-agent: *\nDisallow: /\n");
+    let mut set = FetchSet::new();
+    assert_eq!(set.read_dir(&dir.path().join("one")).unwrap(), 2);
+    assert_eq!(set.read_dir(&dir.path().join("two")).unwrap(), 3);
+    assert_eq!(set.len(), 4);
+    std::fs::remove_file(dir.path().join("two/gone.com.txt")).unwrap();
+    let judge = judge_with(set, FetchPolicy::default());
+    let got = judge_all(
+        &judge,
+        &[
+            "https://a.com/one/",
+            "https://b.com/one/",
+            "https://b.com/two/",
+            "https://c.com/two/",
+            "https://gone.com/x",
+        ],
+    );
+    let rule = "disallowed rule | disallowed rule";
+    let none = "allowed no-matching-rule | allowed no-matching-rule";
+    let gone = "unknown no-robots | unknown no-robots";
+    assert_eq!(got, [rule, none, rule, rule, gone]);
+    let unreadable = judge.fetches().unreadable();
+    assert_eq!(unreadable.len(), 1, "{unreadable:?}");
+    let path = dir.path().join("two").join("gone.com.txt");
+    let named = format!("{}: cannot read: ", path.display());
+    assert!(unreadable[0].starts_with(&named), "{unreadable:?}");
+}
+
 /// A directory's bodies are not kept once their matchers are built, so
 /// that a run holds no more than its cache: a host whose matchers were
 /// evicted is read again, as its file is then; a file removed meanwhile
