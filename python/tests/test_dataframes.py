@@ -1,6 +1,6 @@
 """The DuckDB and Polars recipes (robots_batch.duckdb, robots_batch.polars):
 row by row the verdicts of Matcher.evaluate, Crawl.evaluate and the
-command, null, non-ASCII and bad URLs included; and the README's examples
+command, null, non-ASCII and bad URLs included; and docs/PYTHON.md's examples
 as written. Each engine's tests skip where it is not installed."""
 
 import csv
@@ -318,11 +318,11 @@ def test_both_equal_crawl_mode_of_the_command(binary, tmp_path):
     assert [as_text(r) for r in duck_rows] == want
 
 
-# --- the README's examples, as written ---
+# --- docs/PYTHON.md's examples, as written ---
 
 
 def readme_blocks(path, start, end):
-    """The ```python blocks of a README between two headings."""
+    """The ```python blocks of a Markdown file between two headings."""
     text = open(os.path.join(ROOT, path), encoding="utf-8").read()
     text = text[text.index(start):]
     text = text[: text.index(end)] if end else text
@@ -331,12 +331,12 @@ def readme_blocks(path, start, end):
 
 def test_the_readme_examples_run_as_written(monkeypatch):
     _polars(), _duckdb()
-    blocks = readme_blocks("README.md", "### DuckDB and Polars", "### In Spark")
+    blocks = readme_blocks("docs/PYTHON.md", "## DuckDB and Polars", "## In Spark")
     assert len(blocks) >= 2
     monkeypatch.chdir(ROOT)
     scope = {}
     for block in blocks:
-        exec(compile(block, "README.md", "exec"), scope)
+        exec(compile(block, "docs/PYTHON.md", "exec"), scope)
     # The examples end in the results their comments give.
     assert scope["blocked"] == [("https://www.example.com/cart/",)]
     assert scope["df"]["verdict"].to_list() == ["disallowed", "allowed", None]

@@ -367,10 +367,10 @@ def test_rdd_pipe_streams_the_command(spark, binary):
 
 
 def readme_pipe_example():
-    """The README's RDD.pipe example, as written there."""
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+    """docs/PYTHON.md's RDD.pipe example, as written there."""
+    with open(os.path.join(ROOT, "docs", "PYTHON.md"), encoding="utf-8") as f:
         readme = f.read()
-    section = readme.split("### The command as a streaming stage", 1)[1]
+    section = readme.split("## The command as a streaming stage", 1)[1]
     return section.split("```python\n", 1)[1].split("```", 1)[0]
 
 
