@@ -1049,7 +1049,10 @@ fn shared() -> Option<PathBuf> {
     if dir.join("robots").is_dir() {
         Some(dir)
     } else {
-        eprintln!("skipped: ../shared/datasets is absent");
+        crate::util::skip(
+            "real_pairs_agree_with_single_file_mode",
+            "../shared/datasets is absent",
+        );
         None
     }
 }

@@ -21,7 +21,10 @@ fn shared_robots_dir() -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        eprintln!("skipping: {} is absent", dir.display());
+        crate::util::skip(
+            "real_files_every_engine_agrees_with_naive",
+            &format!("{} is absent", dir.display()),
+        );
         None
     }
 }

@@ -237,7 +237,7 @@ rbtest!(error_unreadable_file, |dir: Dir, _: TestCommand| {
     fs::set_permissions(&secret, fs::Permissions::from_mode(0o000)).unwrap();
     if File::open(&secret).is_ok() {
         // Root (or CAP_DAC_OVERRIDE) reads it anyway.
-        eprintln!("skipping error_unreadable_file: running as root");
+        crate::util::skip("error_unreadable_file", "running as root");
         return;
     }
     let err = dir.command().args(["secret.txt", "urls.txt"]).assert_error();
@@ -254,7 +254,7 @@ rbtest!(error_unreadable_file, |dir: Dir, _: TestCommand| {
 
 rbtest!(error_disk_full, |dir: Dir, _: TestCommand| {
     if !std::path::Path::new("/dev/full").exists() {
-        eprintln!("skipping error_disk_full: no /dev/full");
+        crate::util::skip("error_disk_full", "no /dev/full");
         return;
     }
     // The header alone, and far more than any buffer.

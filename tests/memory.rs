@@ -125,7 +125,10 @@ fn corpus() -> Vec<Vec<u8>> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/datasets/robots");
     let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("skipping the corpus: {} is absent", dir.display());
+        crate::util::skip(
+            "the real corpus in the memory tests",
+            &format!("{} is absent", dir.display()),
+        );
         return vec![];
     };
     let mut paths: Vec<PathBuf> =

@@ -162,7 +162,10 @@ rbtest!(survey_agents_ai_over_the_corpus, |_: Dir, mut cmd: TestCommand| {
     let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../shared/datasets/robots");
     if !corpus.is_dir() {
-        eprintln!("skipping: {} is absent", corpus.display());
+        crate::util::skip(
+            "survey_agents_ai_over_the_corpus",
+            &format!("{} is absent", corpus.display()),
+        );
         return;
     }
     let files = std::fs::read_dir(&corpus).unwrap().count() as u64;

@@ -228,3 +228,14 @@ pub fn lines(input: &[u8]) -> Vec<&[u8]> {
         .chain(last)
         .collect()
 }
+
+/// Says on the terminal that a test skipped part of its work, and why.
+///
+/// libtest captures `eprintln!` and shows it only for failing tests, so a
+/// skip said that way is invisible; writing to the standard error stream
+/// itself bypasses the capture, and `cargo test` shows the line.
+pub fn skip(test: &str, why: &str) {
+    use std::io::Write;
+    let line = format!("SKIPPED {test}: {why}\n");
+    let _ = std::io::stderr().lock().write_all(line.as_bytes());
+}
