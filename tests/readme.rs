@@ -136,3 +136,90 @@ fn dialect_table_through_the_binary() {
         }
     }
 }
+
+/// The shell sessions of the README (`sh` blocks whose lines start with
+/// `$ `), each command with the output printed under it.
+fn sessions() -> Vec<(String, Vec<String>)> {
+    let mut sessions: Vec<(String, Vec<String>)> = vec![];
+    let mut in_sh = false;
+    for line in README.lines() {
+        if let Some(info) = line.strip_prefix("```") {
+            in_sh = !in_sh && info.trim() == "sh";
+            continue;
+        }
+        if !in_sh {
+            continue;
+        }
+        if let Some(command) = line.strip_prefix("$ ") {
+            sessions.push((command.to_string(), vec![]));
+        } else if let Some((_, out)) = sessions.last_mut() {
+            out.push(line.to_string());
+        }
+    }
+    sessions
+}
+
+/// Whether `got` is `want`, where a `...` line of `want` stands for any
+/// number of lines.
+fn matches(want: &[String], got: &[&str]) -> bool {
+    match want.split_first() {
+        None => got.is_empty(),
+        Some((w, rest)) if w == "..." => {
+            (0..=got.len()).any(|skip| matches(rest, &got[skip..]))
+        }
+        Some((w, rest)) => {
+            got.first() == Some(&w.as_str()) && matches(rest, &got[1..])
+        }
+    }
+}
+
+/// Every command the README shows runs, in order, in one directory
+/// holding `datasets/` (and `../shared` when it is there), and prints what
+/// the README says it prints.
+#[test]
+fn readme_commands_run_as_shown() {
+    let sessions = sessions();
+    assert!(sessions.len() >= 10, "the README's sessions: {sessions:#?}");
+    let dir = Dir::new("readme_commands");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::os::unix::fs::symlink(
+        root.join("datasets"),
+        dir.path().join("datasets"),
+    )
+    .unwrap();
+    let shared = root.join("../shared");
+    let have_shared = shared.is_dir();
+    if have_shared {
+        let beside = dir.path().parent().unwrap().join("shared");
+        let _ = std::os::unix::fs::symlink(&shared, beside);
+    }
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_robots-batch"));
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for (command, want) in sessions {
+        if command.contains("../shared") && !have_shared {
+            crate::util::skip("readme_commands_run_as_shown", &command);
+            continue;
+        }
+        let out = std::process::Command::new("sh")
+            .args(["-c", &command])
+            .current_dir(dir.path())
+            .env("PATH", &path)
+            .env_remove("RUST_LOG")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let got: Vec<&str> = stdout.lines().collect();
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)) && matches(&want, &got),
+            "README command {command:?} (exit {:?}) printed\n{stdout}\
+             stderr:\n{}\nwhere the README shows\n{}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr),
+            want.join("\n"),
+        );
+    }
+}
