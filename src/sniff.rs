@@ -91,6 +91,111 @@ pub fn looks_like_robots_txt(bytes: &[u8]) -> bool {
     agents > 0 && records * 3 >= lines * 2
 }
 
+/// The complete lines of `bytes` (the last one dropped when the head was
+/// cut inside it), trimmed, without empty ones.
+fn head_lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> + Clone {
+    let end = match bytes.len() {
+        n if n < SNIFF_BYTES => n,
+        _ => memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1),
+    };
+    bytes[..end]
+        .split(|&b| b == b'\n')
+        .map(<[u8]>::trim_ascii)
+        .filter(|line| !line.is_empty())
+}
+
+/// True when `bytes` start like a web server access log (the common or
+/// combined log format: `host ident user [date] "request" ...`) rather
+/// than a list of URLs: two lines in three, of at least one.
+///
+/// ```
+/// use robots_batch::sniff;
+///
+/// let log = br#"1.2.3.4 - - [10/Oct/2024:13:55:36 +0000] "GET /a HTTP/1.1" 200 5 "-" "CCBot/2.0""#;
+/// assert!(sniff::looks_like_access_log(log));
+/// assert!(!sniff::looks_like_access_log(b"https://example.com/[a] \"b\"\n"));
+/// ```
+pub fn looks_like_access_log(bytes: &[u8]) -> bool {
+    let (mut lines, mut logged) = (0, 0);
+    for line in head_lines(bytes) {
+        lines += 1;
+        let Some(open) = memchr::memmem::find(line, b" [") else { continue };
+        // `host ident user`, or with a virtual host in front of them.
+        let before = &line[..open];
+        let fields = before.split(|&b| b == b' ').count();
+        let closed = memchr::memmem::find(&line[open..], b"] \"").is_some();
+        if (3..=4).contains(&fields) && closed && !before.contains(&b'/') {
+            logged += 1;
+        }
+    }
+    lines > 0 && logged * 3 >= lines * 2
+}
+
+/// The delimiter (`,` or tab) when `bytes` start like CSV or TSV with a
+/// header rather than a list of URLs: a first line that is no URL and
+/// has the delimiter, and two lines in three after it with as many.
+///
+/// ```
+/// use robots_batch::sniff;
+///
+/// assert_eq!(sniff::looks_like_csv(b"id,url\n1,https://a.com/\n2,/b\n"), Some(b','));
+/// assert_eq!(sniff::looks_like_csv(b"https://a.com/x,y\nhttps://b.com/\n"), None);
+/// ```
+pub fn looks_like_csv(bytes: &[u8]) -> Option<u8> {
+    let mut lines = head_lines(bytes);
+    let header = lines.next()?;
+    let url_like = memchr::memmem::find(header, b"://").is_some()
+        || header.starts_with(b"/");
+    if url_like {
+        return None;
+    }
+    [b'\t', b','].into_iter().find(|&delimiter| {
+        let count = |line: &[u8]| memchr::memchr_iter(delimiter, line).count();
+        let fields = count(header);
+        let (mut rows, mut alike) = (0, 0);
+        for line in lines.clone() {
+            rows += 1;
+            alike += usize::from(count(line) == fields);
+        }
+        fields > 0 && rows > 0 && alike * 3 >= rows * 2
+    })
+}
+
+/// How many hosts the URLs of `bytes`' lines (those with a scheme) name,
+/// case-insensitively: many hint at a crawl log, whose URLs each need
+/// their own site's robots.txt.
+///
+/// ```
+/// use robots_batch::sniff;
+///
+/// let urls = b"https://a.com/x\nhttp://A.com:80/y\nhttps://u@b.org\n/path\n";
+/// assert_eq!(sniff::distinct_hosts(urls), 2);
+/// ```
+pub fn distinct_hosts(bytes: &[u8]) -> usize {
+    let mut hosts = std::collections::HashSet::new();
+    for line in head_lines(bytes) {
+        let Some(i) = memchr::memmem::find(line, b"://") else { continue };
+        let rest = &line[i + 3..];
+        let end = rest
+            .iter()
+            .position(|b| matches!(b, b'/' | b'?' | b'#'))
+            .unwrap_or(rest.len());
+        let authority = &rest[..end];
+        let host = match memchr::memrchr(b'@', authority) {
+            Some(at) => &authority[at + 1..],
+            None => authority,
+        };
+        let host = match memchr::memrchr(b':', host) {
+            Some(colon) if !host.ends_with(b"]") => &host[..colon],
+            _ => host,
+        };
+        if !host.is_empty() {
+            hosts.insert(host.to_ascii_lowercase());
+        }
+    }
+    hosts.len()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

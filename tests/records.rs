@@ -557,7 +557,7 @@ fn table_flags_do_not_apply_to_records() {
     let err =
         cmd.args(["--format", "tsv", "robots.txt", "in.jsonl"]).assert_error();
     assert!(
-        err.contains("--format, --layout and -c apply to lines of URLs"),
+        err.contains("--format and --layout apply to lines of URLs"),
         "{err}"
     );
 }
@@ -1297,19 +1297,28 @@ fn crawl_emit_writes_lines_and_records_unchanged() {
     crawl_sites(&dir);
     dir.create("urls.txt", CRAWL_URLS.join("\n") + "\n");
     let sources = ["--robots-dir", "robots", "--robots-index", "index.jsonl"];
-    // Unknown verdicts (no fetch, no host) are in neither.
-    let allowed = cmd
+    // Unknown verdicts (no fetch, no host) are in neither, and said so.
+    let out = cmd
         .arg("crawl")
         .args(sources)
         .args(["--emit", "allowed", "urls.txt"])
-        .stdout();
+        .output();
+    let allowed = String::from_utf8(out.stdout).unwrap();
     eqnice!("https://a.com/open/1\nhttps://a.com/page\n", allowed);
+    eqnice!(
+        "robots-batch: urls.txt: --emit allowed kept 2 of 7 lines, left out \
+         5: 3 disallowed, 2 unknown (no robots.txt known for their host, \
+         which --on-missing allow or disallow decides, or no host)\n",
+        String::from_utf8(out.stderr).unwrap()
+    );
     let disallowed = dir
         .command()
         .arg("crawl")
         .args(sources)
         .args(["-a", "GPTBot", "--emit", "disallowed", "urls.txt"])
-        .stdout();
+        .output()
+        .stdout;
+    let disallowed = String::from_utf8(disallowed).unwrap();
     eqnice!(
         "https://a.com/private/x\nhttps://a.com/page\nhttp://b.com/x\n\
          https://c.com/x\n",
@@ -1333,7 +1342,8 @@ fn crawl_emit_writes_lines_and_records_unchanged() {
             .arg("crawl")
             .args(sources)
             .args(["-a", "GPTBot", "--emit", emit, "in.warc.gz"])
-            .stdout_bytes();
+            .output()
+            .stdout;
         let single = dir
             .command()
             .args(["-a", "GPTBot", "--emit", emit, "robots.txt", "in.warc.gz"])

@@ -12,6 +12,7 @@ mod datatxt;
 mod differential;
 mod dirty;
 mod hostile;
+mod inputs;
 mod memory;
 mod readme;
 mod records;

@@ -15,6 +15,10 @@ pub struct Stats {
     pub(crate) first_bad: Option<(u64, &'static str)>,
     /// Records written by `--emit` (record input formats).
     pub(crate) kept: u64,
+    /// Lines or records that no agent may not fetch but some agent's
+    /// verdict on is unknown (crawl-log mode; of lines, counted only where
+    /// a run keeps one verdict).
+    pub(crate) undecided: u64,
 }
 
 impl Stats {
@@ -88,6 +92,13 @@ impl Stats {
         self.kept
     }
 
+    /// Lines or records left undecided: no agent's verdict `disallowed`,
+    /// one `unknown` (crawl-log mode, bad records apart; of lines, counted
+    /// only by a run keeping one verdict).
+    pub fn undecided(&self) -> u64 {
+        self.undecided
+    }
+
     /// The first bad record: its 1-based number and what is wrong with it.
     pub fn first_bad_record(&self) -> Option<(u64, &'static str)> {
         self.first_bad.map(|(n, why)| (n + 1, why))
@@ -101,6 +112,7 @@ impl Stats {
         }
         self.bad += other.bad;
         self.kept += other.kept;
+        self.undecided += other.undecided;
         self.lines += other.lines;
         self.bytes += other.bytes;
         self.allowed += other.allowed;

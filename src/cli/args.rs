@@ -195,9 +195,10 @@ pub struct Args {
 
     /// Print only counts.
     ///
-    /// With --emit, the number of URLs it would print (exit code 0 when it
-    /// is not zero, 1 when it is). Without, a CSV table with the header
-    /// `agent,allowed,disallowed` and a row per agent (exit code 0).
+    /// With --emit, the number of URLs (or records) it would print (exit
+    /// code 0 when it is not zero, 1 when it is). Without, a CSV table with
+    /// the header `agent,allowed,disallowed` and a row per agent (exit code
+    /// 0).
     #[arg(
         short = 'c',
         long,
@@ -323,10 +324,11 @@ pub struct RecordInput {
     /// named by --url-column. cdxj: Common Crawl's index lines (`surt
     /// timestamp {json}`). access-log: the combined log format, each line
     /// judged for its own User-Agent (not in crawl mode). warc: every
-    /// record with a WARC-Target-URI. parquet: a file, the URL in
-    /// --url-column (a dotted path into struct columns). Without the flag,
-    /// an input starting with `WARC/1.` is warc, `PAR1` parquet and `{`
-    /// jsonl; anything else is lines.
+    /// record with a WARC-Target-URI. parquet: the URL in --url-column (a
+    /// dotted path into struct columns). Without the flag, an input
+    /// (decompressed) starting with `WARC/1.` is warc, `PAR1` parquet and
+    /// `{` jsonl; anything else is lines, or with --url-column csv (tsv
+    /// when its header has tabs and no commas).
     /// Records come out in their own format with the `robots_*` fields
     /// added (WARC: a CSV row per record), or with --emit unchanged.
     #[arg(long, value_name = "FORMAT")]
@@ -347,6 +349,15 @@ impl RecordInput {
     /// The URL's field or column, if one was named.
     pub fn url_field(&self) -> Option<&str> {
         self.url_field.as_deref().or(self.url_column.as_deref())
+    }
+
+    /// The flag that named the URL's field or column, if one did.
+    pub fn url_flag(&self) -> Option<&'static str> {
+        match (&self.url_field, &self.url_column) {
+            (Some(_), _) => Some("--url-field"),
+            (None, Some(_)) => Some("--url-column"),
+            (None, None) => None,
+        }
     }
 }
 

@@ -98,11 +98,13 @@ pub struct RecordArgs {
     pub format: Option<InputFormatArg>,
     /// `--url-field` or `--url-column`.
     pub url_field: Option<String>,
+    /// Which of the two was given.
+    pub url_flag: Option<&'static str>,
     /// `--explain`.
     pub explain: bool,
     /// `--usage`: each agent's usage preferences follow its verdict.
     pub usage: bool,
-    /// `--format`, `--layout` or `-c` was given: they apply to lines only.
+    /// `--format` or `--layout` was given: they apply to lines only.
     pub table_flags: bool,
     /// `-a`, `--agents` or `--agents-file` was given (access logs judge
     /// each line's own agent).
@@ -149,11 +151,10 @@ impl Config {
         let records = RecordArgs {
             format: args.records.input_format,
             url_field: args.records.url_field().map(String::from),
+            url_flag: args.records.url_flag(),
             explain: args.explain,
             usage: args.usage,
-            table_flags: args.format.is_some()
-                || args.layout.is_some()
-                || args.count,
+            table_flags: args.format.is_some() || args.layout.is_some(),
             agent_flags: !args.agent.is_empty()
                 || !args.agents.is_empty()
                 || args.agents_file.is_some(),

@@ -19,7 +19,7 @@ use robots_batch::{
 use super::default::{
     open_source_after, print_stats, run_error, warn_cut_lines, Progress,
 };
-use super::records::{finish, Target};
+use super::records::{finish, report_dropped, Target};
 use crate::cli::args::{EmitArg, InputFormatArg};
 use crate::cli::Input;
 use crate::cli::{
@@ -167,10 +167,11 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     } else {
         Input::Path(args.urls.clone())
     };
-    let (input_format, read) = match args.records.input_format {
-        Some(format) => (format, vec![]),
-        None => super::records::detect(&input)?,
-    };
+    let (input_format, read) = super::records::input_format(
+        args.records.input_format,
+        args.records.url_flag(),
+        &input,
+    )?;
     if input_format != InputFormatArg::Lines {
         let result = run_records(
             &args,
@@ -195,7 +196,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
         ),
     };
     let (source, total) =
-        open_source_after(&batch, file.as_ref(), &name, read)?;
+        open_source_after(&batch, file.as_ref(), &name, read, false)?;
 
     let sources =
         args.sources.robots_index.iter().chain(&args.sources.robots_warc);
@@ -249,6 +250,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     let stats = result.map_err(|err| run_error(err, write_failed, &name))?;
     warn_cut_lines(&stats);
     stdout.flush().context("failed to write output")?;
+    report_dropped(&name, "lines", &stats, emit, true);
     if let Some(format) = args.report.stats {
         let per_agent = several.then_some((&agents[..], &counts));
         print_stats(format, &stats, start.elapsed(), per_agent);
@@ -328,9 +330,11 @@ fn run_records(
             .chain(sources)
             .map(|p| p.as_path())
             .collect(),
+        count: None,
     };
     let stats = super::records::run_records(&records, batch, target, emit)?;
     finish(&name, &stats, emit, args.report.stats, start);
+    report_dropped(&name, "records", &stats, emit, true);
     Ok(match emit {
         Some(_) if stats.kept_records() == 0 => ExitCode::from(1),
         _ => ExitCode::SUCCESS,

@@ -20,6 +20,7 @@ use robots_batch::{
     TallyRender, MAX_LINE_BYTES,
 };
 
+use super::hints::{text_head, HINT_BYTES};
 use crate::cli::{
     open_output, output_compression, read_head, Compression, Config, Input,
     Output, ProgressWhen, StatsFormat,
@@ -39,7 +40,7 @@ pub fn run(config: Config, read: Vec<u8>) -> anyhow::Result<ExitCode> {
         ),
     };
     let (source, total) =
-        open_source_after(&config.batch, file.as_ref(), &name, read)?;
+        open_source_after(&config.batch, file.as_ref(), &name, read, true)?;
     // Each rendered chunk is one `write_all`, so rows are never torn.
     let inputs = [Some(config.robots.as_path()), config.input.path()];
     let inputs: Vec<&Path> = inputs.into_iter().flatten().collect();
@@ -110,18 +111,7 @@ pub fn run(config: Config, read: Vec<u8>) -> anyhow::Result<ExitCode> {
             grep_code(emitted > 0)
         }
         Output::Count => {
-            let mut wtr = csv::Writer::from_writer(vec![]);
-            if config.header {
-                wtr.write_record(["agent", "allowed", "disallowed"])?;
-            }
-            for (i, agent) in config.agents.iter().enumerate() {
-                wtr.write_record([
-                    agent.clone(),
-                    counts.allowed(i).to_string(),
-                    counts.disallowed(i).to_string(),
-                ])?;
-            }
-            let table = wtr.into_inner().map_err(|e| e.into_error())?;
+            let table = count_table(&config.agents, &counts, config.header)?;
             stdout.write_all(&table).context("failed to write output")?;
             ExitCode::SUCCESS
         }
@@ -132,6 +122,27 @@ pub fn run(config: Config, read: Vec<u8>) -> anyhow::Result<ExitCode> {
         print_stats(format, &stats, start.elapsed(), per_agent);
     }
     Ok(code)
+}
+
+/// The table of `-c`: each agent's allowed and disallowed verdicts, as
+/// CSV, with its header when `header`.
+pub(crate) fn count_table(
+    agents: &[String],
+    counts: &Counts,
+    header: bool,
+) -> anyhow::Result<Vec<u8>> {
+    let mut wtr = csv::Writer::from_writer(vec![]);
+    if header {
+        wtr.write_record(["agent", "allowed", "disallowed"])?;
+    }
+    for (i, agent) in agents.iter().enumerate() {
+        wtr.write_record([
+            agent.clone(),
+            counts.allowed(i).to_string(),
+            counts.disallowed(i).to_string(),
+        ])?;
+    }
+    Ok(wtr.into_inner().map_err(|e| e.into_error())?)
 }
 
 /// grep's exit code: 0 when something matched, 1 when nothing did.
@@ -148,12 +159,14 @@ fn grep_code(matched: bool) -> ExitCode {
 /// file's size (the bar counts decompressed bytes, so a compressed file gets
 /// a spinner). A directory is refused here, before anything is written, so
 /// that standard output stays empty. `read` are the first bytes of
-/// standard input, read already to find the input's format.
+/// standard input, read already to find the input's format; `one_robots`:
+/// the URLs are judged by one robots.txt (not in crawl mode).
 pub(crate) fn open_source_after<'a>(
     batch: &'a Batch,
     file: Option<&'a File>,
     name: &str,
     read: Vec<u8>,
+    one_robots: bool,
 ) -> anyhow::Result<(Source<'a>, Option<u64>)> {
     let metadata = file.and_then(|file| file.metadata().ok());
     if metadata.as_ref().is_some_and(|md| md.is_dir()) {
@@ -170,6 +183,8 @@ pub(crate) fn open_source_after<'a>(
             "{name}: looks like a robots.txt, not a list of URLs (were the \
              robots.txt and the URLs given the other way round?)"
         );
+    } else {
+        super::hints::lines_hints(name, &source.head, one_robots);
     }
     let total = metadata
         .filter(|md| md.is_file() && source.compression.is_none())
@@ -200,6 +215,8 @@ pub(crate) struct Source<'a> {
     pub(crate) compression: Option<Compression>,
     /// Whether its first bytes look like a robots.txt rather than URLs.
     robots_txt: bool,
+    /// Its first bytes, decompressed, for the hints on what it holds.
+    head: Vec<u8>,
     urls: Urls<'a>,
 }
 
@@ -219,7 +236,7 @@ impl<'a> Source<'a> {
     ) -> io::Result<Self> {
         // Enough for the compression's magic bytes and for a guess at
         // what the input holds.
-        let mut head = vec![0u8; SNIFF_BYTES];
+        let mut head = vec![0u8; SNIFF_BYTES.max(HINT_BYTES)];
         let (urls, compression, n) = match file {
             Some(mut file) => {
                 let n = read_head(&mut file, &mut head)?;
@@ -261,7 +278,8 @@ impl<'a> Source<'a> {
         }
         let robots_txt =
             compression.is_none() && sniff::looks_like_robots_txt(&head[..n]);
-        Ok(Source { batch, compression, robots_txt, urls })
+        let head = text_head(&head[..n], compression);
+        Ok(Source { batch, compression, robots_txt, head, urls })
     }
 
     /// Runs every URL through the matchers, rendering with `new_render`,

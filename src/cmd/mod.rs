@@ -10,6 +10,8 @@ pub mod agents;
 pub mod check;
 pub mod crawl;
 pub mod default;
+mod hints;
 pub mod lint;
 pub mod records;
+mod spool;
 pub mod survey;

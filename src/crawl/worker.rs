@@ -276,7 +276,9 @@ impl ChunkWorker for CrawlWorker<'_> {
             match self.emit {
                 Some(want) => {
                     let verdicts = &self.verdicts[i * n..(i + 1) * n];
-                    if all_allowed(verdicts) == Some(want) {
+                    let all = all_allowed(verdicts);
+                    stats.undecided += u64::from(all.is_none());
+                    if all == Some(want) {
                         out.extend_from_slice(line);
                         out.push(b'\n');
                         stats.kept += 1;

@@ -35,6 +35,7 @@ use crate::usage::{Category, Usage, UsagePrefs};
 mod access_log;
 mod json;
 mod parquet;
+mod tally;
 mod warc;
 
 /// The most bytes one record may take: a longer one (in CSV, most likely
@@ -102,6 +103,8 @@ pub struct Records<'m> {
     usage: Option<Vec<Usage>>,
     /// The names of the fields added to each record, `robots_error` last.
     columns: Vec<String>,
+    /// With `-c`: each agent's verdicts counted (see `tally.rs`).
+    tally: Option<&'m crate::output::Counts>,
 }
 
 /// What judges an access log line for its own agent.
@@ -154,6 +157,7 @@ impl<'m> Records<'m> {
             crawl: None,
             usage: None,
             columns: vec![],
+            tally: None,
         };
         records.columns = records.columns();
         records
@@ -473,6 +477,8 @@ struct RecordWorker<'r, 'm> {
     /// The texts of [`Value::Copied`] values.
     texts: Vec<u8>,
     usage: WorkerUsage,
+    /// With `-c`: `[allowed, disallowed, unknown]` per agent.
+    tally: Vec<u64>,
 }
 
 impl<'r, 'm> RecordWorker<'r, 'm> {
@@ -493,6 +499,7 @@ impl<'r, 'm> RecordWorker<'r, 'm> {
             crawl_verdicts: vec![],
             texts: vec![],
             usage: WorkerUsage::default(),
+            tally: vec![],
         }
     }
 }
@@ -873,13 +880,17 @@ impl<'m> RecordWorker<'_, 'm> {
                     stats.count_verdict(Some(verdict.is_allowed()));
                     self.verdicts.push(verdict);
                 }
+                for i in 0..self.verdicts.len() {
+                    self.count(i, Some(self.verdicts[i].is_allowed()));
+                }
                 self.judge_usage(url);
                 Some(self.verdicts.iter().all(|v| v.is_allowed()))
             }
             Err(why) => {
                 stats.count_bad(number, why);
-                for _ in self.records.matchers {
+                for i in 0..self.records.matchers.len() {
                     stats.count_verdict(None);
+                    self.count(i, None);
                 }
                 None
             }
@@ -915,7 +926,9 @@ impl<'m> RecordWorker<'_, 'm> {
         for v in &self.crawl_verdicts {
             stats.count_verdict(v.allowed());
         }
-        all_allowed(&self.crawl_verdicts)
+        let all = all_allowed(&self.crawl_verdicts);
+        stats.undecided += u64::from(all.is_none());
+        all
     }
 
     /// The values of the verdict fields (all but `robots_error`) of the

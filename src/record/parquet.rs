@@ -171,20 +171,30 @@ impl Records<'_> {
         stats: &mut Stats,
     ) -> io::Result<RecordBatch> {
         let (array, parents) = self.url_array(batch)?;
+        // Dictionary-encoded strings (a pandas categorical) are strings
+        // too: each row's URL is the value its key names.
+        let (strings, keys) = match array.as_any_dictionary_opt() {
+            Some(d) => (d.values().clone(), Some(d.normalized_keys())),
+            None => (array.clone(), None),
+        };
         let url_of = |i: usize| -> Option<&str> {
             if array.is_null(i) || parents.iter().any(|p| p.is_null(i)) {
                 return None;
             }
-            if let Some(a) = array.as_string_opt::<i32>() {
+            let i = keys.as_ref().map_or(i, |k| k[i]);
+            if strings.is_null(i) {
+                return None;
+            }
+            if let Some(a) = strings.as_string_opt::<i32>() {
                 Some(a.value(i))
-            } else if let Some(a) = array.as_string_opt::<i64>() {
+            } else if let Some(a) = strings.as_string_opt::<i64>() {
                 Some(a.value(i))
             } else {
-                array.as_string_view_opt().map(|a| a.value(i))
+                strings.as_string_view_opt().map(|a| a.value(i))
             }
         };
         let is_string = matches!(
-            array.data_type(),
+            strings.data_type(),
             DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
         );
         if !is_string {
