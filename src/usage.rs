@@ -403,8 +403,12 @@ impl Usage {
             .unwrap_or(lines.len());
         let outside = (0..first_agent)
             .filter(|&i| lines[i].kind() == LineKind::ContentSignal);
-        let (group, inside) =
-            select_group_lines(robots, agent.as_bytes(), LineKind::is_usage);
+        let (group, inside) = select_group_lines(
+            robots,
+            agent.as_bytes(),
+            dialect,
+            LineKind::is_usage,
+        );
         usage.group = group;
         for i in outside.chain(inside) {
             let line = &lines[i];
