@@ -384,6 +384,43 @@ fn content_signal_keys_are_case_sensitive() {
     assert_eq!(prefs(&robots, "a", "/x"), [U, U, D]);
 }
 
+/// Thousands of Content-Usage lines are matched as rules are, by an index
+/// of their paths: each path gets the longest match's preference, ties of
+/// equal length combined, whatever the lines' order.
+#[test]
+fn many_content_usage_lines() {
+    let mut robots = String::from("User-agent: *\nAllow: /\n");
+    for i in 0..15_000 {
+        // Every third line allows, the others disallow; `/p{i}/` and
+        // `/p{i}*` are as long, and both match `/p{i}/x`.
+        let pref = if i % 3 == 0 { "train-ai=y" } else { "train-ai=n" };
+        robots.push_str(&format!("Content-Usage: /p{i}/ {pref}\n"));
+        robots.push_str(&format!("Content-Usage: /p{i}* search=y\n"));
+    }
+    robots.push_str("Content-Usage: /p14999/x train-ai=y, search=n\n");
+    robots.push_str("Content-Usage: search=n\n");
+    let r = Robots::parse(robots.as_bytes());
+    let usage = Usage::select(&r, "a", Dialect::Rfc9309);
+    let at = |path: &str| {
+        let p = usage.prefs(path.as_bytes());
+        let line = |c| p.line(c).unwrap_or_default();
+        [
+            (p.get(Category::TrainAi).name(), line(Category::TrainAi)),
+            (p.get(Category::Search).name(), line(Category::Search)),
+        ]
+    };
+    assert_eq!(at("/p0/x"), [(A, 3), (A, 4)]);
+    assert_eq!(at("/p1/x"), [(D, 5), (A, 6)]);
+    // `/p1` matches `/p1*` alone (and `/p1*` matches `/p10/` too, shorter
+    // than `/p10/` itself).
+    assert_eq!(at("/p1"), [(U, 0), (A, 6)]);
+    assert_eq!(at("/p10/"), [(D, 23), (A, 24)]);
+    assert_eq!(at("/p14999/x"), [(A, 30_003), (D, 30_003)]);
+    assert_eq!(at("/p14999/y"), [(D, 30_001), (A, 30_002)]);
+    // No line with a path matches: the line without one decides.
+    assert_eq!(at("/q"), [(U, 0), (D, 30_004)]);
+}
+
 /// Content-Usage and Content-Signal are keys of their own kind, in any
 /// case, and only as spelt.
 #[test]
