@@ -110,6 +110,7 @@ mod swar;
 mod testing;
 mod url;
 mod usage;
+mod usage_index;
 
 pub use crate::agents::{ai_agent_tokens, ai_agents, ai_categories, AiAgent};
 pub use crate::batch::{

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use crate::dialect::Dialect;
 use crate::robots::{LineKind, Robots, WarningKind};
-use crate::rules::{product_token, Rule, RuleSet};
+use crate::rules::{is_group_rule, product_token, Rule, RuleSet};
 use crate::usage::{read_statement, signal_entries, split_content_usage};
 
 /// One thing to fix, or to know, about a robots.txt.
@@ -25,7 +25,9 @@ pub struct Finding {
     pub message: String,
 }
 
-/// A group of the robots.txt as RFC 9309 delimits them.
+/// A group of the robots.txt as RFC 9309 delimits them (in the `rfc9309`
+/// dialect, with Content-Usage lines among its rules, as the verdicts read
+/// them).
 #[derive(Clone, Debug, Eq, PartialEq)]
 pub struct GroupInfo {
     /// The line of its first user-agent line.
@@ -188,6 +190,9 @@ impl Lint {
                     }
                 }
                 LineKind::ContentUsage | LineKind::ContentSignal => {
+                    // In `rfc9309` a Content-Usage line is a rule of its
+                    // group, as the verdicts read it.
+                    seen_rule |= is_group_rule(line.kind(), dialect);
                     findings.extend(usage_findings(
                         n,
                         line.kind(),

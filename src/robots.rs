@@ -30,8 +30,10 @@ pub enum LineKind {
     /// A `sitemap` line.
     Sitemap,
     /// A `content-usage` line: AI usage preferences for a path (the IETF
-    /// AIPREF attachment draft). It never changes groups or verdicts; see
-    /// [`Usage`](crate::Usage).
+    /// AIPREF attachment draft), whose value runs past a NUL. The
+    /// `rfc9309` dialect reads it as a rule of its group, so that a
+    /// user-agent line after it starts a new group; it never decides a
+    /// verdict. See [`Usage`](crate::Usage).
     ContentUsage,
     /// A `content-signal` line: AI usage preferences for the whole site
     /// (Cloudflare's Content Signals Policy). It never changes groups or
@@ -440,6 +442,12 @@ fn read_line(
     line.value = trim_start(bytes, content.start + v..content.end);
     let (kind, read_as) = classify_key(&bytes[key]);
     line.kind = kind;
+    if kind == LineKind::ContentUsage && i < line.text.end && bytes[i] == 0 {
+        // The AIPREF attachment draft's value runs to CR, LF or `#`: a NUL
+        // in it is one of its bytes (the dictionary then fails to parse).
+        let start = line.value.start;
+        line.value = content_usage_value(bytes, start, &line.text, i);
+    }
     if let Some((read_as, false)) = read_as {
         warnings.push(Warning {
             line: number,
@@ -450,6 +458,21 @@ fn read_line(
         });
     }
     line
+}
+
+/// The value of a Content-Usage line whose useful part a NUL at `nul`
+/// ended: from `start` on, it runs past the NUL to the line's first `#`
+/// after it, or to its end, within its first [`MAX_LINE_LEN`] bytes,
+/// trimmed.
+fn content_usage_value(
+    bytes: &[u8],
+    start: usize,
+    text: &Range<usize>,
+    nul: usize,
+) -> Range<usize> {
+    let end = text.end.min(text.start + MAX_LINE_LEN);
+    let end = memchr::memchr(b'#', &bytes[nul..end]).map_or(end, |i| nul + i);
+    trim(bytes, start..end)
 }
 
 /// A line found by [`scan_line`]: where it starts and ends (before its

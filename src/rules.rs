@@ -148,7 +148,12 @@ impl RuleSet {
         max_bytes: usize,
     ) -> RuleSet {
         let (group, wanted) = if dialect.is_longest_match() {
-            select_group_lines(robots, agent.as_bytes(), LineKind::is_rule)
+            select_group_lines(
+                robots,
+                agent.as_bytes(),
+                dialect,
+                LineKind::is_rule,
+            )
         } else {
             select_record(robots, agent.as_bytes())
         };
@@ -338,16 +343,28 @@ pub fn agent_warning(agent: &str, dialect: Dialect) -> Option<String> {
     })
 }
 
-/// RFC 9309 and Google: groups end where a user-agent line follows a rule;
-/// the groups naming the agent are merged, else the `*` groups. The lines
-/// of those groups whose kind is `wanted` are returned, by index.
+/// Whether a line of `kind` is a rule of its group in `dialect`, so that a
+/// user-agent line after it starts a new group: allow and disallow lines,
+/// and in `rfc9309` `content-usage` lines too, which the AIPREF attachment
+/// draft adds to RFC 9309's rules (`rule =/ content-usage`); Google's
+/// parser reads them as unknown keys, which end nothing.
+pub(crate) fn is_group_rule(kind: LineKind, dialect: Dialect) -> bool {
+    kind.is_rule()
+        || (kind == LineKind::ContentUsage && dialect == Dialect::Rfc9309)
+}
+
+/// RFC 9309 and Google: groups end where a user-agent line follows a rule
+/// ([`is_group_rule`]); the groups naming the agent are merged, else the
+/// `*` groups. The lines of those groups whose kind is `wanted` are
+/// returned, by index.
 ///
-/// Only allow and disallow lines end a group, whatever is `wanted`, so
-/// that the usage lines ([`Usage`](crate::Usage)) come from the groups
-/// the verdict's rules come from.
+/// The same lines end a group whatever is `wanted`, so that the usage
+/// lines ([`Usage`](crate::Usage)) come from the groups the verdict's
+/// rules come from.
 pub(crate) fn select_group_lines(
     robots: &Robots,
     agent: &[u8],
+    dialect: Dialect,
     wanted: impl Fn(LineKind) -> bool,
 ) -> (GroupMatch, Vec<usize>) {
     // Room for every line: grown by doubling from empty, the lists cost
@@ -397,8 +414,10 @@ pub(crate) fn select_group_lines(
                     }
                 }
             }
-            kind if seen_agent && (kind.is_rule() || wanted(kind)) => {
-                if kind.is_rule() && !seen_rule {
+            kind if seen_agent
+                && (is_group_rule(kind, dialect) || wanted(kind)) =>
+            {
+                if is_group_rule(kind, dialect) && !seen_rule {
                     seen_rule = true;
                     let to = (in_specific, in_star);
                     give(&mut pending, to, &mut specific, &mut star);

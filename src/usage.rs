@@ -11,11 +11,10 @@
 //! from ([`RuleSet`](crate::RuleSet)'s selection), in the `rfc9309` and
 //! `google` dialects; the older dialects know no such lines.
 
-use memchr::memmem;
-
 use crate::dialect::{push_normalized_pattern, Dialect};
 use crate::robots::{LineKind, Robots};
 use crate::rules::{select_group_lines, GroupMatch};
+use crate::usage_index::PathIndex;
 
 /// A category of use that the usage columns report.
 #[derive(Clone, Copy, Debug, Eq, Hash, PartialEq)]
@@ -118,7 +117,7 @@ impl UsagePrefs {
     /// disallow gives disallowed, else any allow gives allowed, else
     /// unknown. Of two lines stating the winner, the first in file order
     /// decides.
-    fn combine(&mut self, other: &UsagePrefs) {
+    pub(crate) fn combine(&mut self, other: &UsagePrefs) {
         for i in 0..3 {
             let (a, b) = (self.prefs[i], other.prefs[i]);
             let rank = |p: Preference| match p {
@@ -138,7 +137,14 @@ impl UsagePrefs {
         }
     }
 
-    fn set(&mut self, category: Category, pref: Preference, line: u32) {
+    /// Sets the preference for `category` as `line` states it (no line
+    /// when it is unknown).
+    pub(crate) fn set(
+        &mut self,
+        category: Category,
+        pref: Preference,
+        line: u32,
+    ) {
         self.prefs[category.index()] = pref;
         self.lines[category.index()] =
             (pref != Preference::Unknown).then_some(line);
@@ -371,6 +377,8 @@ pub struct Usage {
     group: GroupMatch,
     /// The Content-Usage lines, in file order.
     paths: Vec<UsageLine>,
+    /// The Content-Usage lines, indexed by path.
+    index: PathIndex,
     /// The Content-Signal lines (before any group, then of the groups),
     /// in file order.
     signals: Vec<UsageLine>,
@@ -387,6 +395,7 @@ impl Usage {
             dialect,
             group: GroupMatch::None,
             paths: vec![],
+            index: PathIndex::new(&[], dialect),
             signals: vec![],
             signal_prefs: UsagePrefs::default(),
         };
@@ -403,8 +412,12 @@ impl Usage {
             .unwrap_or(lines.len());
         let outside = (0..first_agent)
             .filter(|&i| lines[i].kind() == LineKind::ContentSignal);
-        let (group, inside) =
-            select_group_lines(robots, agent.as_bytes(), LineKind::is_usage);
+        let (group, inside) = select_group_lines(
+            robots,
+            agent.as_bytes(),
+            dialect,
+            LineKind::is_usage,
+        );
         usage.group = group;
         for i in outside.chain(inside) {
             let line = &lines[i];
@@ -443,6 +456,7 @@ impl Usage {
                 text: text.to_vec(),
             });
         }
+        usage.index = PathIndex::new(&usage.paths, dialect);
         usage
     }
 
@@ -475,110 +489,19 @@ impl Usage {
     /// The preferences for a path that may be fetched, extracted and
     /// normalised with [`Dialect::path`] in this dialect.
     ///
-    /// The Content-Usage lines are tried one by one: there are few, and
-    /// each costs time linear in the path.
+    /// The Content-Usage lines are indexed by path as a
+    /// [`Matcher`](crate::Matcher)'s rules are, so a path costs about the
+    /// same however many there are.
     pub fn prefs(&self, path: &[u8]) -> UsagePrefs {
-        let mut best: Option<(usize, UsagePrefs)> = None;
-        for line in &self.paths {
-            let pattern = line.pattern.as_deref().unwrap_or_default();
-            let matched = if self.dialect.has_wildcards() {
-                glob_matches_prefix(pattern, path)
-            } else {
-                path.starts_with(pattern)
-            };
-            if !matched {
-                continue;
-            }
-            let len = pattern.len();
-            match best {
-                Some((l, _)) if l > len => {}
-                Some((l, ref mut prefs)) if l == len => {
-                    prefs.combine(&line.prefs)
-                }
-                _ => best = Some((len, line.prefs)),
-            }
-        }
-        let mut prefs = best.map(|(_, p)| p).unwrap_or_default();
+        let mut prefs = self.index.prefs(path);
         prefs.combine(&self.signal_prefs);
         prefs
-    }
-}
-
-/// Whether the glob `pattern` (`*` any run of bytes, a final `$` the end
-/// of the path) matches a prefix of `path`, with no allocation: each
-/// literal piece is found at its leftmost place after the one before,
-/// which leaves the most room for those after it, so a match is missed
-/// only when there is none. Linear in the path per piece.
-fn glob_matches_prefix(pattern: &[u8], path: &[u8]) -> bool {
-    let (body, anchored) = match pattern.split_last() {
-        Some((b'$', body)) => (body, true),
-        _ => (pattern, false),
-    };
-    let mut pieces = body.split(|&b| b == b'*');
-    // `split` always yields one piece, the text before any `*`.
-    let first = pieces.next().unwrap_or_default();
-    if !path.starts_with(first) {
-        return false;
-    }
-    let Some(last) = body.iter().rposition(|&b| b == b'*') else {
-        return !anchored || path.len() == first.len();
-    };
-    let tail = &body[last + 1..];
-    let middle = &body[first.len()..last];
-    let mut at = first.len();
-    for piece in middle.split(|&b| b == b'*').filter(|p| !p.is_empty()) {
-        match memmem::find(&path[at..], piece) {
-            Some(i) => at += i + piece.len(),
-            None => return false,
-        }
-    }
-    if anchored {
-        path.len() >= at + tail.len() && path.ends_with(tail)
-    } else {
-        memmem::find(&path[at..], tail).is_some()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The allocation-free glob agrees with the reference engine's
-    /// position-set simulation on every small pattern and path.
-    #[test]
-    fn glob_agrees_with_the_reference() {
-        let alphabet = [b'/', b'a', b'*', b'$'];
-        let mut checked = 0;
-        let mut scratch = Default::default();
-        for plen in 0..=5u32 {
-            for p in 0..4usize.pow(plen) {
-                let pattern: Vec<u8> = (0..plen)
-                    .map(|k| alphabet[p / 4usize.pow(k) % 4])
-                    .collect();
-                for tlen in 0..=5u32 {
-                    for t in 0..3usize.pow(tlen) {
-                        let path: Vec<u8> = (0..tlen)
-                            .map(|k| [b'/', b'a', b'$'][t / 3usize.pow(k) % 3])
-                            .collect();
-                        let want = crate::engine::glob_matches_prefix(
-                            &pattern,
-                            &path,
-                            &mut scratch,
-                        );
-                        assert_eq!(
-                            glob_matches_prefix(&pattern, &path),
-                            want,
-                            "{:?} {:?}",
-                            String::from_utf8_lossy(&pattern),
-                            String::from_utf8_lossy(&path)
-                        );
-                        checked += 1;
-                    }
-                }
-            }
-        }
-        assert!(checked > 100_000, "{checked}");
-    }
 
     #[test]
     fn content_usage_values_split_at_the_path() {

@@ -251,12 +251,14 @@ fn dialects() {
     }
 }
 
-/// The usage lines change no verdict: a file with them gives every
-/// dialect's verdicts of the same file with them turned into comments,
-/// including where they sit between user-agent lines (they do not end a
-/// group, as Allow and Disallow do).
+/// The usage lines change no verdict in `google`, `draft1996` and
+/// `orig1994`: a file with them gives the verdicts of the same file with
+/// them turned into comments, including where they sit between user-agent
+/// lines (there they do not end a group). In `rfc9309` a Content-Usage
+/// line is a rule of its group, as the attachment draft adds it to RFC
+/// 9309's rules, so a user-agent line after one starts a new group.
 #[test]
-fn verdicts_are_unchanged() {
+fn verdicts_with_usage_lines_per_dialect() {
     let robots = "\
 Content-Signal: search=yes
 User-agent: a
@@ -281,7 +283,7 @@ Disallow: /z
         .join("\n");
     let (with, without) =
         (Robots::parse(robots.as_bytes()), Robots::parse(plain.as_bytes()));
-    for dialect in Dialect::ALL {
+    for dialect in [Dialect::Google, Dialect::Draft1996, Dialect::Orig1994] {
         for agent in ["a", "b", "c"] {
             let (m, n) = (
                 Matcher::new(&with, agent, dialect),
@@ -296,10 +298,127 @@ Disallow: /z
             }
         }
     }
-    // `a` and `b` share a group: a's Content-Usage line is b's too.
-    assert_eq!(prefs(robots, "b", "/w"), [D, A, U]);
-    assert_eq!(prefs(robots, "a", "/y"), [D, A, U]);
-    assert_eq!(prefs(robots, "a", "/x"), [""; 3]);
+    // google: `a` and `b` share a group, a's Content-Usage line is b's.
+    let google = |agent, path| prefs_in(robots, agent, path, Dialect::Google);
+    assert_eq!(google("b", "/w"), [D, A, U]);
+    assert_eq!(google("a", "/y"), [D, A, U]);
+    assert_eq!(google("a", "/x"), [""; 3]);
+    // rfc9309: `a` is a group of its own, with no Allow or Disallow.
+    assert_eq!(prefs(robots, "a", "/x"), [D, A, U]);
+    assert_eq!(prefs(robots, "b", "/w"), [U, A, U]);
+    assert_eq!(prefs(robots, "b", "/y"), [D, A, U]);
+    assert_eq!(prefs(robots, "b", "/x"), [""; 3]);
+    assert_eq!(prefs(robots, "c", "/x"), [D, A, U]);
+}
+
+/// The issue's case: `User-agent: a` / `Content-Usage: train-ai=n` /
+/// `User-agent: b` / `Disallow: /x`. In `rfc9309` (the attachment draft's
+/// grouping) `a` may fetch `/x` and `b` states no preference; in `google`
+/// (Google's grouping, where an unknown key ends nothing) both share one
+/// group.
+#[test]
+fn content_usage_ends_a_group_in_rfc9309_only() {
+    let robots = "User-agent: a\nContent-Usage: train-ai=n\n\
+                  User-agent: b\nDisallow: /x\n";
+    assert_eq!(prefs(robots, "a", "/x"), [D, U, U]);
+    assert_eq!(prefs(robots, "b", "/w"), [U, U, U]);
+    assert_eq!(prefs(robots, "b", "/x"), [""; 3]);
+    let google = |agent, path| prefs_in(robots, agent, path, Dialect::Google);
+    assert_eq!(google("a", "/x"), [""; 3]);
+    assert_eq!(google("b", "/w"), [D, U, U]);
+    // The groups lint lists follow the dialect's reading.
+    let r = Robots::parse(robots.as_bytes());
+    let groups = |d| -> Vec<u32> {
+        Lint::new(&r, d).groups.iter().map(|g| g.line).collect()
+    };
+    assert_eq!(groups(Dialect::Rfc9309), [1, 3]);
+    assert_eq!(groups(Dialect::Google), [1]);
+    // A Content-Signal line is no rule in either: it ends nothing.
+    let signal = "User-agent: a\nContent-Signal: ai-train=no\n\
+                  User-agent: b\nDisallow: /x\n";
+    assert_eq!(prefs(signal, "a", "/x"), [""; 3]);
+    assert_eq!(prefs(signal, "b", "/w"), [D, U, U]);
+}
+
+/// A NUL in a Content-Usage value is one of its bytes (the draft's value
+/// runs to CR, LF or `#`): the dictionary then fails to parse and every
+/// preference is unknown, where the value cut at the NUL would parse. A
+/// NUL after the `#` is in the comment; a Content-Signal line is read as
+/// other robots.txt lines are, its value ending at a NUL.
+#[test]
+fn nul_in_a_content_usage_value() {
+    let robots = star("Content-Usage: train-ai=n\0, search=n\n");
+    assert_eq!(prefs(&robots, "a", "/x"), [U, U, U]);
+    let r = Robots::parse(robots.as_bytes());
+    assert_eq!(r.value(&r.lines()[2]), b"train-ai=n\0, search=n");
+    let codes: Vec<&str> = Lint::new(&r, Dialect::Rfc9309)
+        .findings
+        .iter()
+        .map(|f| f.code)
+        .collect();
+    assert_eq!(codes, ["usage-unparseable"]);
+    // Up to a `#`, trimmed, in a path's line too.
+    let robots = star("Content-Usage: /a train-ai=n\0x # c\n");
+    assert_eq!(prefs(&robots, "a", "/a"), [U, U, U]);
+    let r = Robots::parse(robots.as_bytes());
+    assert_eq!(r.value(&r.lines()[2]), b"/a train-ai=n\0x");
+    // Only a NUL: an empty value past it is no value.
+    let robots = star("Content-Usage: \0 \n");
+    let r = Robots::parse(robots.as_bytes());
+    assert_eq!(r.value(&r.lines()[2]), b"\0");
+    // In the comment: nothing changes.
+    let robots = star("Content-Usage: train-ai=n # c\0x\n");
+    assert_eq!(prefs(&robots, "a", "/x"), [D, U, U]);
+    // Content-Signal and rules keep the line reader's NUL.
+    let robots = star("Content-Signal: ai-train=no\0, search=no\n");
+    assert_eq!(prefs(&robots, "a", "/x"), [D, U, U]);
+    let r = Robots::parse(b"User-agent: *\nDisallow: /a\0/b\n");
+    assert_eq!(r.value(&r.lines()[1]), b"/a");
+}
+
+/// Content-Signal keys are case-sensitive, as its values are.
+#[test]
+fn content_signal_keys_are_case_sensitive() {
+    let robots =
+        star("Content-Signal: AI-Train=no, Search=yes, ai-input=no\n");
+    assert_eq!(prefs(&robots, "a", "/x"), [U, U, D]);
+}
+
+/// Thousands of Content-Usage lines are matched as rules are, by an index
+/// of their paths: each path gets the longest match's preference, ties of
+/// equal length combined, whatever the lines' order.
+#[test]
+fn many_content_usage_lines() {
+    let mut robots = String::from("User-agent: *\nAllow: /\n");
+    for i in 0..15_000 {
+        // Every third line allows, the others disallow; `/p{i}/` and
+        // `/p{i}*` are as long, and both match `/p{i}/x`.
+        let pref = if i % 3 == 0 { "train-ai=y" } else { "train-ai=n" };
+        robots.push_str(&format!("Content-Usage: /p{i}/ {pref}\n"));
+        robots.push_str(&format!("Content-Usage: /p{i}* search=y\n"));
+    }
+    robots.push_str("Content-Usage: /p14999/x train-ai=y, search=n\n");
+    robots.push_str("Content-Usage: search=n\n");
+    let r = Robots::parse(robots.as_bytes());
+    let usage = Usage::select(&r, "a", Dialect::Rfc9309);
+    let at = |path: &str| {
+        let p = usage.prefs(path.as_bytes());
+        let line = |c| p.line(c).unwrap_or_default();
+        [
+            (p.get(Category::TrainAi).name(), line(Category::TrainAi)),
+            (p.get(Category::Search).name(), line(Category::Search)),
+        ]
+    };
+    assert_eq!(at("/p0/x"), [(A, 3), (A, 4)]);
+    assert_eq!(at("/p1/x"), [(D, 5), (A, 6)]);
+    // `/p1` matches `/p1*` alone (and `/p1*` matches `/p10/` too, shorter
+    // than `/p10/` itself).
+    assert_eq!(at("/p1"), [(U, 0), (A, 6)]);
+    assert_eq!(at("/p10/"), [(D, 23), (A, 24)]);
+    assert_eq!(at("/p14999/x"), [(A, 30_003), (D, 30_003)]);
+    assert_eq!(at("/p14999/y"), [(D, 30_001), (A, 30_002)]);
+    // No line with a path matches: the line without one decides.
+    assert_eq!(at("/q"), [(U, 0), (D, 30_004)]);
 }
 
 /// Content-Usage and Content-Signal are keys of their own kind, in any
