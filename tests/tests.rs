@@ -14,6 +14,7 @@ mod dirty;
 mod hostile;
 mod memory;
 mod readme;
+mod record_quirks;
 mod records;
 mod survey;
 mod usage;
