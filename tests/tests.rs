@@ -15,6 +15,7 @@ mod hostile;
 mod inputs;
 mod memory;
 mod readme;
+mod record_quirks;
 mod records;
 mod survey;
 mod usage;

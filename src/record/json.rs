@@ -77,16 +77,15 @@ impl<'de> Visitor<'de> for Object<'_> {
     ) -> Result<Self::Value, A::Error> {
         let mut found =
             Found { url: Err(MISSING), clash: false, fields: false };
-        let mut seen = false;
         while let Some(key) = map.next_key::<Key<'de>>()? {
             found.fields = true;
             let key = key.0;
             if let Some(added) = self.added {
                 found.clash |= added.iter().any(|a| **a == *key);
             }
-            // The first field of the name counts, as most readers do.
-            if !seen && self.path.first().is_some_and(|p| **p == *key) {
-                seen = true;
+            // Of fields with the same name, the last one counts, as jq,
+            // Python and JavaScript read it.
+            if self.path.first().is_some_and(|p| **p == *key) {
                 if self.path.len() == 1 {
                     found.url = map.next_value::<UrlValue<'de>>()?.0;
                 } else {
@@ -256,6 +255,27 @@ mod tests {
         assert_eq!(url(r#"[1,2]"#, "url"), Err(NOT_OBJECT));
         assert_eq!(url(r#"{"url":"x""#, "url"), Err(NOT_JSON));
         assert_eq!(url(r#"{"url":"x"} {}"#, "url"), Err(NOT_JSON));
+    }
+
+    #[test]
+    fn the_last_of_duplicate_fields_counts() {
+        assert_eq!(
+            url(r#"{"url":"http://a/ok","url":"http://a/x"}"#, "url"),
+            Ok("http://a/x".into())
+        );
+        assert_eq!(
+            url(r#"{"url":"http://a/ok","u\u0072l":null}"#, "url"),
+            Err(NULL)
+        );
+        // The whole last value of an outer field, as jq's `.m.url`.
+        assert_eq!(
+            url(r#"{"m":{"url":"http://a/ok"},"m":{"x":1}}"#, "m.url"),
+            Err(MISSING)
+        );
+        assert_eq!(
+            url(r#"{"m":{"url":"a","url":"b"},"n":1}"#, "m.url"),
+            Ok("b".into())
+        );
     }
 
     #[test]

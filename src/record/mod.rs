@@ -4,8 +4,8 @@ CDXJ, access logs) and inside WARC records, judged, and written back in
 their own format with the verdicts added, or kept or dropped unchanged.
 
 [`Records`] says which format, where the URL is and what to write. A run
-cuts the input into chunks of whole records (line ends; in CSV, line ends
-outside quotes), judges the chunks on the [`Batch`]'s threads and hands
+cuts the input into chunks of whole records (where its parser ends them:
+`chunks.rs`), judges the chunks on the [`Batch`]'s threads and hands
 them to the sink in input order, as the pipeline of bare URL lines does.
 WARC files are read one record after another (see [`Records::run_warc`]).
 
@@ -22,7 +22,7 @@ or, in crawl-log mode, each by its own origin's robots.txt and fetch
 use std::collections::HashMap;
 use std::io::{self, Read};
 
-use crate::batch::{Batch, Chunk, ChunkWorker, Chunks, Sink, Stats};
+use crate::batch::{Batch, ChunkWorker, Sink, Stats};
 use crate::crawl::{
     all_allowed, CrawlJudge, CrawlReason, CrawlScratch, CrawlVerdict,
 };
@@ -31,8 +31,10 @@ use crate::matcher::{Matcher, MatcherBuilder, Scratch, Verdict};
 use crate::output::{push_csv_field, push_json_string, push_tsv_field};
 use crate::robots::Robots;
 use crate::usage::{Category, Usage, UsagePrefs};
+use chunks::{Framing, RecordChunks};
 
 mod access_log;
+mod chunks;
 mod json;
 mod parquet;
 mod tally;
@@ -311,19 +313,19 @@ impl<'m> Records<'m> {
         len: Option<u64>,
         mut sink: S,
     ) -> io::Result<Stats> {
-        let (quoted, delimiter) =
+        let (framing, delimiter) =
             match self.format {
-                RecordFormat::Csv => (true, b','),
-                RecordFormat::Tsv => (false, b'\t'),
+                RecordFormat::Csv => (Framing::Csv(b','), b','),
+                RecordFormat::Tsv => (Framing::Tsv, b'\t'),
                 RecordFormat::Warc => return self.run_warc(rdr, sink),
                 RecordFormat::Parquet => return Err(invalid(
                     "Parquet is read from a file (see Records::run_parquet)"
                         .to_string(),
                 )),
-                _ => (false, 0),
+                _ => (Framing::Lines, 0),
             };
         let chunk_size = batch.chunk_size_of(len);
-        let mut chunks = RecordChunks::new(rdr, chunk_size, quoted);
+        let mut chunks = RecordChunks::new(rdr, chunk_size, framing);
         let (mut column, mut width) = (0, 0);
         if delimiter != 0 {
             let header = chunks.first_record()?;
@@ -416,6 +418,21 @@ fn split_record(
     match rdr.read_byte_record(&mut fields) {
         Ok(true) => fields.iter().map(<[u8]>::to_vec).collect(),
         _ => vec![],
+    }
+}
+
+/// The URL of a TSV record (with or without its line end): its field
+/// `column` of `width`.
+fn tsv_url(
+    record: &[u8],
+    column: usize,
+    width: usize,
+) -> Result<&[u8], &'static str> {
+    let mut fields = trim_line_end(record).split(|&b| b == b'\t');
+    let url = fields.nth(column).ok_or(WIDTH)?;
+    match column + 1 + fields.count() == width {
+        true => Ok(url),
+        false => Err(WIDTH),
     }
 }
 
@@ -530,13 +547,16 @@ impl ChunkWorker for RecordWorker<'_, '_> {
     ) -> io::Result<Stats> {
         out.clear();
         let mut stats = Stats::of_bytes(chunk.len());
-        if self.delimiter != 0 {
-            let format = self.records.format;
+        if self.records.format == RecordFormat::Tsv {
+            for record in chunks::tsv_records(chunk) {
+                let url = tsv_url(record, self.column, self.width);
+                self.one(record, url, &mut stats, out);
+            }
+        } else if self.delimiter != 0 {
             let mut rdr = csv::ReaderBuilder::new()
                 .has_headers(false)
                 .flexible(true)
                 .delimiter(self.delimiter)
-                .quoting(format == RecordFormat::Csv)
                 .from_reader(chunk);
             let mut fields = csv::ByteRecord::new();
             // Each record's start, and its URL or why it has none; a
@@ -1182,123 +1202,4 @@ fn nth_space(line: &[u8], n: usize) -> usize {
         }
     }
     pos
-}
-
-/// An input cut into chunks of whole records: at line ends, or in CSV at
-/// line ends outside quoted fields (an even number of quotes since the
-/// chunk's start: a doubled quote inside a field counts twice).
-pub(crate) struct RecordChunks<R> {
-    rdr: R,
-    chunk_size: usize,
-    quoted: bool,
-    carry: Vec<u8>,
-    eof: bool,
-}
-
-impl<R: Read> RecordChunks<R> {
-    pub(crate) fn new(rdr: R, chunk_size: usize, quoted: bool) -> Self {
-        RecordChunks { rdr, chunk_size, quoted, carry: vec![], eof: false }
-    }
-
-    /// Reads until `buf` holds `target` bytes or the input ends.
-    fn fill(&mut self, buf: &mut Vec<u8>, target: usize) -> io::Result<()> {
-        while buf.len() < target && !self.eof {
-            let len = buf.len();
-            buf.resize(target, 0);
-            match self.rdr.read(&mut buf[len..]) {
-                Ok(n) => {
-                    buf.truncate(len + n);
-                    self.eof = n == 0;
-                }
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => {
-                    buf.truncate(len);
-                }
-                Err(err) => {
-                    buf.truncate(len);
-                    return Err(err);
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// The end of the first (`first`) or the last record end in `buf`.
-    fn boundary(&self, buf: &[u8], first: bool) -> Option<usize> {
-        if !self.quoted {
-            return if first {
-                memchr::memchr(b'\n', buf).map(|i| i + 1)
-            } else {
-                memchr::memrchr(b'\n', buf).map(|i| i + 1)
-            };
-        }
-        let mut inside = false;
-        let mut last = None;
-        for i in memchr::memchr2_iter(b'"', b'\n', buf) {
-            if buf[i] == b'"' {
-                inside = !inside;
-            } else if !inside {
-                if first {
-                    return Some(i + 1);
-                }
-                last = Some(i + 1);
-            }
-        }
-        last
-    }
-
-    /// The next piece of input up to a record end (`first`: the first
-    /// one), or what is left at the end of the input.
-    fn take(
-        &mut self,
-        mut buf: Vec<u8>,
-        first: bool,
-    ) -> io::Result<Option<Vec<u8>>> {
-        buf.clear();
-        buf.append(&mut self.carry);
-        let mut target = self.chunk_size.max(1);
-        loop {
-            self.fill(&mut buf, target)?;
-            if let Some(end) = self.boundary(&buf, first) {
-                if !self.eof || end < buf.len() {
-                    self.carry.extend_from_slice(&buf[end..]);
-                    buf.truncate(end);
-                    return Ok(Some(buf));
-                }
-            }
-            if self.eof {
-                return Ok((!buf.is_empty()).then_some(buf));
-            }
-            if buf.len() > MAX_RECORD_BYTES {
-                return Err(invalid(format!(
-                    "a record over {} MiB{}",
-                    MAX_RECORD_BYTES >> 20,
-                    if self.quoted { " (an unbalanced quote?)" } else { "" }
-                )));
-            }
-            target = buf.len().saturating_add(self.chunk_size.max(1));
-        }
-    }
-
-    /// The first record, with its line end: a header.
-    pub(crate) fn first_record(&mut self) -> io::Result<Vec<u8>> {
-        Ok(self.take(vec![], true)?.unwrap_or_default())
-    }
-}
-
-impl<R: Read> Chunks<'static> for RecordChunks<R> {
-    fn next_chunk(
-        &mut self,
-        spare: Option<Vec<u8>>,
-    ) -> io::Result<Option<Chunk<'static>>> {
-        let buf = spare.unwrap_or_default();
-        Ok(self.take(buf, false)?.map(Chunk::Owned))
-    }
-
-    fn cut(&self) -> Stats {
-        Stats::default()
-    }
-
-    fn chunk_size(&self) -> usize {
-        self.chunk_size
-    }
 }
