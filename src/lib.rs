@@ -111,7 +111,9 @@ mod testing;
 mod url;
 mod usage;
 
-pub use crate::agents::{ai_agent_tokens, ai_agents, ai_categories, AiAgent};
+pub use crate::agents::{
+    ai_agent_tokens, ai_agents, ai_categories, AiAgent, AI_CATEGORIES,
+};
 pub use crate::batch::{
     Batch, BatchBuilder, MmapChoice, PlainLine, Render, Sink, Stats,
     MAX_LINE_BYTES, MAX_THREADS,
