@@ -112,7 +112,9 @@ mod url;
 mod usage;
 mod usage_index;
 
-pub use crate::agents::{ai_agent_tokens, ai_agents, ai_categories, AiAgent};
+pub use crate::agents::{
+    ai_agent_tokens, ai_agents, ai_categories, AiAgent, AI_CATEGORIES,
+};
 pub use crate::batch::{
     Batch, BatchBuilder, MmapChoice, PlainLine, Render, Sink, Stats,
     MAX_LINE_BYTES, MAX_THREADS,

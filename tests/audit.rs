@@ -220,7 +220,10 @@ rbtest!(agents_ai_categories, |dir: Dir, mut cmd: TestCommand| {
 rbtest!(agents_listing, |dir: Dir, mut cmd: TestCommand| {
     let got = cmd.arg("agents").stdout();
     let mut rows = got.lines();
-    assert_eq!(rows.next(), Some("name,token,google_reads,category,operator"));
+    assert_eq!(
+        rows.next(),
+        Some("name,token,google_reads,category,operator,function")
+    );
     let rows: Vec<&str> = rows.collect();
     assert_eq!(rows.len(), robots_batch::ai_agents().len());
     let row = |name: &str| {
@@ -231,12 +234,83 @@ rbtest!(agents_listing, |dir: Dir, mut cmd: TestCommand| {
     assert!(row("Kangaroo Bot").starts_with("Kangaroo Bot,Kangaroo,Kangaroo,"));
     assert!(row("GPTBot").starts_with("GPTBot,GPTBot,GPTBot,"));
     let cats = dir.command().args(["agents", "--categories"]).stdout();
-    assert!(cats.starts_with("category,entries\n"), "{cats}");
+    assert!(cats.starts_with("category,entries,description\n"), "{cats}");
     assert!(cats.contains("\ndata-scrapers,"), "{cats}");
     let one = dir.command().args(["agents", "ai:data-scrapers"]).stdout();
     assert!(one.lines().skip(1).all(|r| r.contains(",data-scrapers,")));
     assert!(one.lines().count() > 1);
 });
+
+// The list's `function` is free text: its groups (`AI Data Scrapers`) and
+// sentences (`Scrapes data to train OpenAI's products.`) map onto a few
+// categories, so that one category holds every scraper.
+rbtest!(
+    agents_categories_are_few_and_whole,
+    |dir: Dir, mut cmd: TestCommand| {
+        let cats = cmd.args(["agents", "--categories"]).stdout();
+        let mut rdr = csv::Reader::from_reader(cats.as_bytes());
+        let rows: Vec<csv::StringRecord> =
+            rdr.records().map(Result::unwrap).collect();
+        let slugs: Vec<&str> = rows.iter().map(|r| &r[0]).collect();
+        assert_eq!(
+            slugs,
+            [
+                "data-scrapers",
+                "data-providers",
+                "search-crawlers",
+                "assistants",
+                "agents",
+                "coding-agents",
+                "undocumented",
+                "other",
+            ]
+        );
+        let total: usize =
+            rows.iter().map(|r| r[1].parse::<usize>().unwrap()).sum();
+        assert_eq!(total, robots_batch::ai_agents().len());
+
+        // Every scraper, whichever way the list words it, is judged by
+        // ai:data-scrapers, and the listing keeps the list's own words.
+        let listing =
+            dir.command().args(["agents", "ai:data-scrapers"]).stdout();
+        let mut rdr = csv::Reader::from_reader(listing.as_bytes());
+        assert_eq!(rdr.headers().unwrap().get(5), Some("function"));
+        let rows: Vec<csv::StringRecord> =
+            rdr.records().map(Result::unwrap).collect();
+        let function = |name: &str| {
+            rows.iter().find(|r| &r[0] == name).map(|r| r[5].to_string())
+        };
+        assert_eq!(
+            function("GPTBot").as_deref(),
+            Some("Scrapes data to train OpenAI's products.")
+        );
+        assert_eq!(function("Bytespider").as_deref(), Some("LLM training."));
+        assert_eq!(
+            function("MyCentralAIScraperBot").as_deref(),
+            Some("AI data scraper")
+        );
+        assert!(rows.iter().all(|r| &r[3] == "data-scrapers"));
+        dir.create("urls.txt", "/\n");
+        let got = dir
+            .command()
+            .args(["--agents", "ai:Data-Scrapers", "--no-header", "--layout"])
+            .args(["long", "robots.txt", "urls.txt"])
+            .stdout();
+        let agents: Vec<&str> =
+            got.lines().map(|l| l.split(',').nth(1).unwrap()).collect();
+        for token in ["GPTBot", "ClaudeBot", "Bytespider", "Google-Extended"] {
+            assert!(agents.contains(&token), "{token}: {agents:?}");
+        }
+
+        // A slug of the old kind is an error that names the categories.
+        let err = dir
+            .command()
+            .args(["--agents", "ai:scrapes-data", "robots.txt", "urls.txt"])
+            .assert_error();
+        assert!(err.contains("data-scrapers, data-providers,"), "{err}");
+        assert!(err.contains(", undocumented, other"), "{err}");
+    }
+);
 
 rbtest!(help_mentions_audit_options, |_: Dir, mut cmd: TestCommand| {
     let long = cmd.arg("--help").stdout();

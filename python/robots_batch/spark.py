@@ -323,14 +323,15 @@ def _first_per_key(table: pa.Table, origin_form: bool) -> pa.Table:
     # Rows without an origin sort last (False before True) and are left.
     order = [("lost", "ascending"), ("key", "ascending")]
     if "date" in table.column_names:
-        # Nulls sort last in both directions: the undated come after.
+        # Nulls sort last in both directions (every pyarrow's default; 25
+        # deprecates saying so for all keys at once): the undated come after.
         order.append(("date", "descending"))
     order += [(c, "ascending") for c in ("status", "location", "body")]
     keys = pa.table(
         {"lost": pc.is_null(origin), "key": key}
         | {c: table.column(c) for c, _ in order[2:]}
     )
-    sorted_ = pc.sort_indices(keys, sort_keys=order, null_placement="at_end")
+    sorted_ = pc.sort_indices(keys, sort_keys=order)
     kept = keys.select(["lost", "key"]).take(sorted_)
     first = pc.invert(kept.column("lost").combine_chunks())
     if len(kept):

@@ -123,7 +123,9 @@ pub struct Args {
 
     /// Also judge a built-in list of agents: `ai`, the AI crawlers of
     /// ai.robots.txt's list, or `ai:CATEGORY`, those of one category
-    /// (`ai:data-scrapers`); repeat it or separate lists with commas.
+    /// (data-scrapers, data-providers, search-crawlers, assistants, agents,
+    /// coding-agents, undocumented, other); repeat it or separate lists
+    /// with commas.
     ///
     /// `robots-batch agents` prints the list (GPTBot, ClaudeBot, CCBot,
     /// Google-Extended, ...: name, token judged, category, operator) and
@@ -303,13 +305,23 @@ pub fn parse_agent_list(text: &str) -> Result<AgentList, String> {
             ))
         }
     };
-    if robots_batch::ai_agent_tokens(category.as_deref()).is_none() {
+    let Some(category) = category else {
+        return Ok(AgentList { category: None });
+    };
+    // The category as listed, whatever the case it was given in.
+    let Some(&(known, _)) = robots_batch::AI_CATEGORIES
+        .iter()
+        .find(|(c, _)| c.eq_ignore_ascii_case(&category))
+    else {
+        let valid: Vec<&str> =
+            robots_batch::AI_CATEGORIES.iter().map(|(c, _)| *c).collect();
         return Err(format!(
-            "no category {text:?} in the AI crawler list (see `robots-batch \
-             agents --categories`)"
+            "no category {text:?} in the AI crawler list: the categories \
+             are {} (see `robots-batch agents --categories`)",
+            valid.join(", ")
         ));
-    }
-    Ok(AgentList { category })
+    };
+    Ok(AgentList { category: Some(known.to_string()) })
 }
 
 /// What URLS holds, and where a record's URL is: the flags the default

@@ -154,12 +154,16 @@ pub enum LintFormat {
 
 const AGENTS_AFTER_HELP: &str = "\
 OUTPUT:
-  CSV on standard output: `name,token,google_reads,category,operator`, one
-  row per entry of ai.robots.txt's list (embedded; see
-  scripts/refresh-ai-agents). token: the product token `--agents ai`
-  judges (empty: left out, see below). google_reads: what Google's parser
-  and RFC 9309 read from a robots.txt line `User-agent: <name>`. With
-  --categories: `category,entries`.
+  CSV on standard output:
+  `name,token,google_reads,category,operator,function`, one row per entry
+  of ai.robots.txt's list (embedded; see scripts/refresh-ai-agents).
+  token: the product token `--agents ai` judges (empty: left out, see
+  below). google_reads: what Google's parser and RFC 9309 read from a
+  robots.txt line `User-agent: <name>`. function: the list's own words
+  for what the crawler does; category: the group it names or describes,
+  one of data-scrapers, data-providers, search-crawlers, assistants,
+  agents, coding-agents, undocumented and other. With --categories:
+  `category,entries,description`, every category.
 
   A name that is not a product token (letters, `-` and `_`) is judged by
   its leading token when the rest is a version, a word or a domain suffix

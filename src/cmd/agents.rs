@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use robots_batch::{ai_agents, ai_categories};
+use robots_batch::{ai_agents, ai_categories, AI_CATEGORIES};
 
 use crate::cli::AgentsArgs;
 
@@ -16,23 +16,33 @@ pub fn run(args: AgentsArgs) -> anyhow::Result<ExitCode> {
         out.write_record(row).context("failed to write output")
     };
     if args.categories {
-        write(&mut out, &["category", "entries"])?;
-        for (category, n) in ai_categories() {
-            write(&mut out, &[category, &n.to_string()])?;
+        write(&mut out, &["category", "entries", "description"])?;
+        for ((category, n), (_, what)) in
+            ai_categories().into_iter().zip(AI_CATEGORIES)
+        {
+            write(&mut out, &[category, &n.to_string(), what])?;
         }
     } else {
-        write(
-            &mut out,
-            &["name", "token", "google_reads", "category", "operator"],
-        )?;
+        let header = [
+            "name",
+            "token",
+            "google_reads",
+            "category",
+            "operator",
+            "function",
+        ];
+        write(&mut out, &header)?;
         let category = args.list.category.as_deref();
         for a in ai_agents() {
             if category.is_some_and(|c| c != a.category) {
                 continue;
             }
             let token = a.token.as_deref().unwrap_or("");
-            let row = [&*a.name, token, &a.google_reads, &a.category];
-            write(&mut out, &[row[0], row[1], row[2], row[3], &a.operator])?;
+            let row = [&*a.name, token, &a.google_reads, a.category];
+            write(
+                &mut out,
+                &[row[0], row[1], row[2], row[3], &a.operator, &a.function],
+            )?;
         }
     }
     let mut inner = out.into_inner().map_err(|e| e.into_error())?;

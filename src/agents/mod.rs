@@ -7,13 +7,16 @@
 //! published lets `scripts/refresh-ai-agents` replace it without a
 //! generation step.
 
+mod category;
+
 use std::sync::OnceLock;
 
+pub use self::category::CATEGORIES as AI_CATEGORIES;
 use crate::rules::{is_valid_product_token, product_token};
 
 /// ai.robots.txt's `robots.json`, as published.
 const ROBOTS_JSON: &str =
-    include_str!("../datasets/ai-robots-txt/robots.json");
+    include_str!("../../datasets/ai-robots-txt/robots.json");
 
 /// One crawler of the ai.robots.txt list.
 #[derive(Clone, Debug, Eq, PartialEq)]
@@ -32,10 +35,12 @@ pub struct AiAgent {
     pub google_reads: String,
     /// The operator, as the list writes it (Markdown links kept).
     pub operator: String,
-    /// The category: the list's `function` field as a slug (lower case,
-    /// words joined by `-`, a leading `ai-` dropped): `AI Data Scrapers`
-    /// gives `data-scrapers`.
-    pub category: String,
+    /// The category, one of [`AI_CATEGORIES`]: the group the `function`
+    /// field names or describes (`AI Data Scrapers` and `Scrapes data to
+    /// train OpenAI's products.` are both `data-scrapers`), else `other`.
+    pub category: &'static str,
+    /// The list's `function` field as written (free text).
+    pub function: String,
 }
 
 /// Every entry of the embedded list, in case-insensitive order of name.
@@ -54,14 +59,13 @@ pub fn ai_agents() -> &'static [AiAgent] {
 
 /// The product tokens `--agents ai` (`category` `None`) or
 /// `--agents ai:CATEGORY` judges, in list order, each once (compared
-/// case-insensitively, as groups are). `None` when no entry has that
-/// category.
+/// case-insensitively, as groups are). `None` when the category is none of
+/// [`AI_CATEGORIES`] (compared case-insensitively).
 pub fn ai_agent_tokens(category: Option<&str>) -> Option<Vec<&'static str>> {
-    if let Some(c) = category {
-        if !ai_agents().iter().any(|a| a.category == c) {
-            return None;
-        }
-    }
+    let category = match category {
+        Some(c) => Some(category::known(c)?),
+        None => None,
+    };
     let mut seen = std::collections::HashSet::new();
     let tokens = ai_agents()
         .iter()
@@ -72,18 +76,15 @@ pub fn ai_agent_tokens(category: Option<&str>) -> Option<Vec<&'static str>> {
     Some(tokens)
 }
 
-/// The categories of the list with how many entries each has, the most
-/// common first (then by name).
+/// Every category of [`AI_CATEGORIES`], in its order, with how many
+/// entries of the list it has (maybe none).
 pub fn ai_categories() -> Vec<(&'static str, usize)> {
-    let mut counts: Vec<(&'static str, usize)> = vec![];
-    for agent in ai_agents() {
-        match counts.iter_mut().find(|(c, _)| *c == agent.category) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((&agent.category, 1)),
-        }
-    }
-    counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-    counts
+    AI_CATEGORIES
+        .iter()
+        .map(|&(c, _)| {
+            (c, ai_agents().iter().filter(|a| a.category == c).count())
+        })
+        .collect()
 }
 
 /// Parses a `robots.json`: an object of entries by name, each an object
@@ -101,7 +102,8 @@ fn parse_list(json: &str) -> Result<Vec<AiAgent>, serde_json::Error> {
             token: judged_token(name).map(str::to_string),
             google_reads: product_token(name).to_string(),
             operator: field(v, "operator"),
-            category: slug(&field(v, "function")),
+            category: category::category_of(&field(v, "function")),
+            function: field(v, "function"),
         })
         .collect();
     agents.sort_by(|a, b| {
@@ -121,26 +123,6 @@ fn judged_token(name: &str) -> Option<&str> {
     match next {
         Some(b' ' | b'/' | b'.') if !token.is_empty() => Some(token),
         _ => None,
-    }
-}
-
-/// `AI Data Scrapers` gives `data-scrapers`; `LLM training.` gives
-/// `llm-training`; an empty field gives `none`.
-fn slug(text: &str) -> String {
-    let mut out = String::new();
-    for word in text
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
-    {
-        if !out.is_empty() {
-            out.push('-');
-        }
-        out.push_str(&word.to_ascii_lowercase());
-    }
-    match out.strip_prefix("ai-") {
-        Some(rest) => rest.to_string(),
-        None if out.is_empty() => "none".to_string(),
-        None => out,
     }
 }
 
@@ -184,11 +166,9 @@ mod tests {
 
     #[test]
     fn categories_select() {
-        assert_eq!(slug("AI Data Scrapers"), "data-scrapers");
-        assert_eq!(slug("LLM training."), "llm-training");
-        assert_eq!(slug(""), "none");
         let cats = ai_categories();
-        assert!(cats.iter().any(|(c, _)| *c == "data-scrapers"));
+        assert_eq!(cats.len(), AI_CATEGORIES.len());
+        assert!(cats.iter().all(|(_, n)| *n > 0), "{cats:?}");
         let total: usize = cats.iter().map(|(_, n)| n).sum();
         assert_eq!(total, ai_agents().len());
         let scrapers = ai_agent_tokens(Some("data-scrapers")).unwrap();
@@ -196,11 +176,35 @@ mod tests {
         let all = ai_agent_tokens(None).unwrap();
         assert!(scrapers.iter().all(|t| all.contains(t)));
         assert!(ai_agent_tokens(Some("no-such-category")).is_none());
+        assert!(ai_agent_tokens(Some("data-scraper")).is_none());
+    }
+
+    #[test]
+    fn every_scraper_is_a_data_scraper() {
+        // The list names some scrapers by group and describes the rest:
+        // all of them are one category, and the text is kept as written.
+        let of = |name: &str| {
+            ai_agents().iter().find(|a| a.name == name).unwrap().clone()
+        };
+        for name in ["GPTBot", "ClaudeBot", "Bytespider", "Google-Extended"] {
+            assert_eq!(of(name).category, "data-scrapers", "{name}");
+        }
+        assert_eq!(
+            of("GPTBot").function,
+            "Scrapes data to train OpenAI's products."
+        );
+        assert_eq!(of("CCBot").category, "data-providers");
+        assert_eq!(of("OAI-SearchBot").category, "search-crawlers");
+        assert_eq!(of("OpenAI").category, "undocumented");
+        let scrapers = ai_agent_tokens(Some("data-scrapers")).unwrap();
+        for token in ["GPTBot", "ClaudeBot", "Bytespider", "GoogleOther"] {
+            assert!(scrapers.contains(&token), "{token}");
+        }
     }
 
     #[test]
     fn a_bad_list_is_an_error() {
         assert!(parse_list("[1, 2]").is_err());
-        assert!(parse_list("{\"A\": 1}").unwrap()[0].category == "none");
+        assert!(parse_list("{\"A\": 1}").unwrap()[0].category == "other");
     }
 }
