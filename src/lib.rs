@@ -95,6 +95,7 @@ pub mod crawl;
 mod dialect;
 mod engine;
 mod error;
+mod group_key;
 mod lint;
 mod matcher;
 mod output;

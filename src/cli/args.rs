@@ -237,6 +237,22 @@ pub struct Args {
     #[arg(long, value_name = "ENGINE", default_value_t = EngineKind::Trie)]
     pub engine: EngineKind,
 
+    /// Access logs: keep at most MIB mebibytes of the rules and matchers of
+    /// the groups the lines' agents select, counted as allocated.
+    ///
+    /// Agents that select the same groups of the robots.txt share one
+    /// matcher, whatever their number; a group's first 1,000 URLs are
+    /// judged by scanning its rules, and only then compiled. Past the
+    /// budget the oldest groups are dropped and selected again when
+    /// needed, and a group whose compiled matcher would not fit goes on
+    /// scanning.
+    #[arg(
+        long,
+        value_name = "MIB",
+        default_value_t = robots_batch::record::DEFAULT_OWN_CACHE_BYTES >> 20
+    )]
+    pub cache_mib: usize,
+
     /// Worker threads [default: all cores].
     ///
     /// 0 also means all cores; at most 1024. The output is the same for any
