@@ -338,7 +338,15 @@ pub struct RecordInput {
     /// --url-field. csv, tsv: a header, then records, the URL in the column
     /// named by --url-column. cdxj: Common Crawl's index lines (`surt
     /// timestamp {json}`). access-log: the combined log format, each line
-    /// judged for its own User-Agent (not in crawl mode). warc: every
+    /// judged for its own User-Agent (not in crawl mode): its product token
+    /// (`CCBot/2.0 (...)` is CCBot), or in a browser-like one (`Mozilla/`,
+    /// `Opera`) the first word that names a crawler, else `*`. A word names
+    /// a crawler when its name (up to a `/`), cut at every character that
+    /// is not an ASCII letter, has a part ending in bot, crawler, crawl,
+    /// spider or slurp (Googlebot, AdsBot-Google, MJ12bot, Baiduspider), or
+    /// when it is a known AI crawler's token (ChatGPT-User); holding one
+    /// is not enough (robots-proxy, Botanical-Garden-App are not crawlers).
+    /// warc: every
     /// record with a WARC-Target-URI. parquet: a file, the URL in
     /// --url-column (a dotted path into struct columns). Without the flag,
     /// an input starting with `WARC/1.` is warc, `PAR1` parquet and `{`
