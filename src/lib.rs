@@ -90,10 +90,12 @@
 
 mod agents;
 mod batch;
+mod cache;
 pub mod crawl;
 mod dialect;
 mod engine;
 mod error;
+mod group_key;
 mod lint;
 mod matcher;
 mod output;

@@ -282,7 +282,7 @@ impl<'s> DoubleEndedIterator for Rules<'s> {
 }
 
 /// A product token's characters (RFC 9309 section 2.2.1).
-fn is_token_byte(b: u8) -> bool {
+pub(crate) fn is_token_byte(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b == b'-'
 }
 

@@ -481,6 +481,22 @@ impl Usage {
         self.lines().find(|l| l.line == number)
     }
 
+    /// Heap bytes the lines hold, as allocated: what keeping them costs
+    /// (an access log keeps those of each group its agents select).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        let own = |l: &UsageLine| {
+            l.text.capacity() + l.pattern.as_ref().map_or(0, Vec::capacity)
+        };
+        let group = match &self.group {
+            GroupMatch::Agent(name) => name.capacity(),
+            GroupMatch::Star | GroupMatch::None => 0,
+        };
+        let slots = self.paths.capacity() + self.signals.capacity();
+        slots * std::mem::size_of::<UsageLine>()
+            + self.lines().map(own).sum::<usize>()
+            + group
+    }
+
     /// True when no usage line applies: every preference is unknown.
     pub fn is_empty(&self) -> bool {
         self.paths.is_empty() && self.signals.is_empty()

@@ -40,7 +40,10 @@ fn python_rows(path: &Path) -> Option<Vec<Vec<String>>> {
     {
         Ok(out) => out,
         Err(err) => {
-            eprintln!("SKIPPED the Python check: no python3 ({err})");
+            crate::util::skip(
+                "the Python csv check",
+                &format!("no python3 ({err})"),
+            );
             return None;
         }
     };

@@ -4,6 +4,7 @@
 mod macros;
 mod util;
 
+mod access_logs;
 mod audit;
 mod cli;
 mod conformance;

@@ -240,6 +240,22 @@ pub struct Args {
     #[arg(long, value_name = "ENGINE", default_value_t = EngineKind::Trie)]
     pub engine: EngineKind,
 
+    /// Access logs: keep at most MIB mebibytes of the rules and matchers of
+    /// the groups the lines' agents select, counted as allocated.
+    ///
+    /// Agents that select the same groups of the robots.txt share one
+    /// matcher, whatever their number; a group's first 1,000 URLs are
+    /// judged by scanning its rules, and only then compiled. Past the
+    /// budget the oldest groups are dropped and selected again when
+    /// needed, and a group whose compiled matcher would not fit goes on
+    /// scanning.
+    #[arg(
+        long,
+        value_name = "MIB",
+        default_value_t = robots_batch::record::DEFAULT_OWN_CACHE_BYTES >> 20
+    )]
+    pub cache_mib: usize,
+
     /// Worker threads [default: all cores].
     ///
     /// 0 also means all cores; at most 1024. The output is the same for any
@@ -335,12 +351,19 @@ pub struct RecordInput {
     /// --url-field. csv, tsv: a header, then records, the URL in the column
     /// named by --url-column. cdxj: Common Crawl's index lines (`surt
     /// timestamp {json}`). access-log: the combined log format, each line
-    /// judged for its own User-Agent (not in crawl mode). warc: every
-    /// record with a WARC-Target-URI. parquet: the URL in --url-column (a
-    /// dotted path into struct columns). Without the flag, an input
-    /// (decompressed) starting with `WARC/1.` is warc, `PAR1` parquet and
-    /// `{` jsonl; anything else is lines, or with --url-column csv (tsv
-    /// when its header has tabs and no commas).
+    /// judged for its own User-Agent (not in crawl mode): its product token
+    /// (`CCBot/2.0 (...)` is CCBot), or in a browser-like one (`Mozilla/`,
+    /// `Opera`) the first word that names a crawler, else `*`. A word names
+    /// a crawler when its name (up to a `/`), cut at every character that
+    /// is not an ASCII letter, has a part ending in bot, crawler, crawl,
+    /// spider or slurp (Googlebot, AdsBot-Google, MJ12bot, Baiduspider), or
+    /// when it is a known AI crawler's token (ChatGPT-User); holding one
+    /// is not enough (robots-proxy, Botanical-Garden-App are not crawlers).
+    /// warc: every record with a WARC-Target-URI. parquet: the URL in
+    /// --url-column (a dotted path into struct columns). Without the flag,
+    /// an input (decompressed) starting with `WARC/1.` is warc, `PAR1`
+    /// parquet and `{` jsonl; anything else is lines, or with --url-column
+    /// csv (tsv when its header has tabs and no commas).
     /// Records come out in their own format with the `robots_*` fields
     /// added (WARC: a CSV row per record), or with --emit unchanged.
     #[arg(long, value_name = "FORMAT")]

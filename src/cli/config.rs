@@ -114,6 +114,8 @@ pub struct RecordArgs {
     pub robots: Robots,
     pub dialect: Dialect,
     pub builder: MatcherBuilder,
+    /// `--cache-mib` in bytes: the budget of an access log's matchers.
+    pub cache_bytes: usize,
 }
 
 impl Config {
@@ -161,6 +163,7 @@ impl Config {
             robots: robots.clone(),
             dialect: args.dialect,
             builder: builder.clone(),
+            cache_bytes: args.cache_mib.saturating_mul(1 << 20),
         };
         let matchers: Vec<Matcher> = agents
             .iter()

@@ -223,7 +223,9 @@ pub fn run(
         records.tally(&counts);
     }
     if format == RecordFormat::AccessLog {
-        records.per_line_agents(&rf.robots, rf.dialect, rf.builder.clone());
+        records
+            .per_line_agents(&rf.robots, rf.dialect, rf.builder.clone())
+            .own_cache_bytes(rf.cache_bytes);
     }
     if rf.usage {
         // An access log's agents are known line by line: their usage

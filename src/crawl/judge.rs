@@ -2,7 +2,6 @@
 //! robots.txt (after redirects), and the matchers compiled from it.
 
 use std::borrow::Cow;
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
@@ -11,6 +10,7 @@ use super::origin::origin_key;
 use super::passing::Passing;
 use super::reference;
 use super::source::FetchSet;
+use crate::cache::{Cache, Weighed};
 use crate::dialect::Dialect;
 use crate::engine::EngineKind;
 use crate::matcher::{Matcher, MatcherBuilder, Reason, Scratch};
@@ -994,7 +994,7 @@ impl CrawlJudge {
 #[derive(Debug)]
 struct JudgeCache {
     slots: Box<[Slot]>,
-    cache: Mutex<Cache<usize>>,
+    cache: Mutex<Cache<usize, Entry>>,
 }
 
 /// A fetch's entry in the judge's cache, and where the entry's memory lies
@@ -1164,7 +1164,7 @@ fn resolve(
 /// insertions go first.
 #[derive(Debug)]
 pub struct MatcherCache {
-    inner: Mutex<Cache<SharedKey>>,
+    inner: Mutex<Cache<SharedKey, Entry>>,
 }
 
 /// Everything besides the body that a fetch's matchers depend on. The
@@ -1268,6 +1268,16 @@ impl Entry {
     }
 }
 
+impl Weighed for Entry {
+    fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    fn stage(&self) -> u8 {
+        Entry::stage(self)
+    }
+}
+
 /// The count of URLs that scanning matchers judged, and whether a thread
 /// has started compiling them.
 #[derive(Debug, Default)]
@@ -1314,86 +1324,10 @@ impl MatcherCache {
         self.lock().insert(key, Arc::new(entry));
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Cache<SharedKey>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Cache<SharedKey, Entry>> {
         // N.B. Every update leaves the cache consistent, so a panic while
         // the lock was held does not matter.
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
-
-/// Compiled matchers by key (a fetch index, or a body and settings),
-/// bounded in bytes: the oldest insertions go first. A set larger than
-/// the whole budget is kept alone (a judge's cache: it is the one in use)
-/// or not at all (the shared cache, which must stay within its budget).
-#[derive(Debug)]
-struct Cache<K> {
-    map: HashMap<K, Arc<Entry>>,
-    order: VecDeque<K>,
-    bytes: usize,
-    budget: usize,
-    keep_oversized: bool,
-    /// How many entries were stored, new or in place of another.
-    #[cfg(test)]
-    stored: usize,
-}
-
-impl<K: Clone + Eq + std::hash::Hash> Cache<K> {
-    fn new(budget: usize, keep_oversized: bool) -> Cache<K> {
-        Cache {
-            map: HashMap::default(),
-            order: VecDeque::new(),
-            bytes: 0,
-            budget,
-            keep_oversized,
-            #[cfg(test)]
-            stored: 0,
-        }
-    }
-
-    /// Inserts `entry`, unless the key holds an entry as far on already:
-    /// matchers replace rules, compiled ones scanning ones (the key keeps
-    /// its age). Returns the keys evicted to make room.
-    fn insert(&mut self, key: K, entry: Arc<Entry>) -> Vec<K> {
-        if let Some(old) = self.map.get_mut(&key) {
-            if old.stage() < entry.stage() {
-                self.bytes = self.bytes - old.bytes + entry.bytes;
-                *old = entry;
-                #[cfg(test)]
-                {
-                    self.stored += 1;
-                }
-                return self.evict();
-            }
-            return vec![];
-        }
-        if entry.bytes > self.budget && !self.keep_oversized {
-            return vec![];
-        }
-        self.bytes += entry.bytes;
-        self.map.insert(key.clone(), entry);
-        #[cfg(test)]
-        {
-            self.stored += 1;
-        }
-        self.order.push_back(key);
-        // The new entry is the youngest: it goes last, if at all.
-        self.evict()
-    }
-
-    /// Evicts the oldest entries while over budget (but for the last one,
-    /// when oversized ones are kept), and returns their keys.
-    fn evict(&mut self) -> Vec<K> {
-        let mut gone = vec![];
-        while self.bytes > self.budget
-            && (self.map.len() > 1 || !self.keep_oversized)
-        {
-            let Some(old) = self.order.pop_front() else { break };
-            if let Some(e) = self.map.remove(&old) {
-                self.bytes -= e.bytes;
-            }
-            gone.push(old);
-        }
-        gone
     }
 }
 

@@ -56,9 +56,9 @@ impl<'a> Iterator for Quoted<'a> {
 }
 
 /// The agent a User-Agent field is judged as: its product token, or for a
-/// browser-like one (`Mozilla/...`, `Opera...`) the first token in it that
-/// names a crawler (a known AI crawler's token, or one holding `bot`,
-/// `crawl`, `spider` or `slurp`), else `*`. An empty or `-` field is `*`.
+/// browser-like one (`Mozilla/...`, `Opera...`) the product token of the
+/// first word in it that names a crawler (see [`names_a_crawler`]), else
+/// `*`. An empty or `-` field is `*`.
 ///
 /// ```text
 /// Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html) -> Googlebot
@@ -69,9 +69,8 @@ pub(crate) fn agent(ua: &[u8]) -> String {
     let ua = String::from_utf8_lossy(ua);
     let mut words = ua
         .split([' ', ';', '(', ')', ','])
-        .map(product_token)
-        .filter(|w| w.bytes().any(|b| b.is_ascii_alphabetic()));
-    let Some(first) = words.next() else {
+        .filter(|w| product_token(w).bytes().any(|b| b.is_ascii_alphabetic()));
+    let Some(first) = words.next().map(product_token) else {
         return "*".to_string();
     };
     let browser = first.eq_ignore_ascii_case("Mozilla")
@@ -81,14 +80,31 @@ pub(crate) fn agent(ua: &[u8]) -> String {
     }
     words
         .find(|w| names_a_crawler(w))
-        .map_or_else(|| "*".to_string(), str::to_string)
+        .map_or_else(|| "*".to_string(), |w| product_token(w).to_string())
 }
 
-/// Whether a token inside a browser-like User-Agent names a crawler.
-fn names_a_crawler(token: &str) -> bool {
-    let lower = token.to_ascii_lowercase();
-    ["bot", "crawl", "spider", "slurp"].iter().any(|w| lower.contains(w))
-        || ai_tokens_lowercase().contains(&lower)
+/// What a word of a browser-like User-Agent must end in, or one of its
+/// parts, to name a crawler.
+const CRAWLER_ENDINGS: [&str; 5] =
+    ["bot", "crawler", "crawl", "spider", "slurp"];
+
+/// Whether a word inside a browser-like User-Agent names a crawler: its
+/// name (up to a `/`), cut into parts at every byte that is not an ASCII
+/// letter, has a part that ends in `bot`, `crawler`, `crawl`, `spider` or
+/// `slurp` (any case: `Googlebot`, `AdsBot-Google`, `MJ12bot`,
+/// `Baiduspider`), or its product token is a known AI crawler's
+/// (`ChatGPT-User`). A word that merely holds one of them does not:
+/// `Botanical-Garden-App` and `robots-proxy` name no crawler.
+fn names_a_crawler(word: &str) -> bool {
+    let name = word.split('/').next().unwrap_or(word);
+    let crawler_part =
+        name.split(|c: char| !c.is_ascii_alphabetic()).any(|part| {
+            let part = part.to_ascii_lowercase();
+            CRAWLER_ENDINGS.iter().any(|end| part.ends_with(end))
+        });
+    crawler_part
+        || ai_tokens_lowercase()
+            .contains(&product_token(word).to_ascii_lowercase())
 }
 
 /// The AI crawlers' tokens in lower case, built once: every line of an
@@ -131,6 +147,16 @@ mod tests {
             ("curl/8.5.0", "curl"),
             ("-", "*"),
             ("", "*"),
+            // A word's parts, cut at other bytes than letters, end in
+            // `bot`, `spider`...; holding one of them is not enough.
+            ("Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0 (via robots-proxy)", "*"),
+            ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Botanical-Garden-App/3.2", "*"),
+            ("Mozilla/5.0 (compatible; MJ12bot/v1.4.4; http://www.majestic12.co.uk/bot.php?+)", "MJ"),
+            ("Mozilla/5.0 (compatible; archive.org_bot +http://www.archive.org/details/archive.org_bot)", "archive"),
+            ("Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)", "Baiduspider"),
+            ("Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)", "Slurp"),
+            ("Mozilla/5.0 (X11; U; Linux x86_64; en-US; rv:1.9.0.19; aggregator:Spinn3r (Spinn3r 3.1); http://spinn3r.com/robot) Gecko/2010040121 Firefox/3.0.19", "*"),
+            ("Mozilla/5.0 (compatible; AdsBot-Google; +http://www.google.com/adsbot.html)", "AdsBot-Google"),
         ];
         for (ua, want) in cases {
             assert_eq!(agent(ua.as_bytes()), want, "{ua}");

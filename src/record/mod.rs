@@ -19,7 +19,6 @@ or, in crawl-log mode, each by its own origin's robots.txt and fetch
 ([`Records::crawl`]).
 */
 
-use std::collections::HashMap;
 use std::io::{self, Read};
 
 use crate::batch::{Batch, ChunkWorker, Sink, Stats};
@@ -36,9 +35,13 @@ use chunks::{Framing, RecordChunks};
 mod access_log;
 mod chunks;
 mod json;
+mod own;
 mod parquet;
 mod tally;
 mod warc;
+
+pub use own::DEFAULT_OWN_CACHE_BYTES;
+use own::{OwnMatchers, OwnScratch};
 
 /// The most bytes one record may take: a longer one (in CSV, most likely
 /// an unbalanced quote) stops the run with an error rather than fill the
@@ -94,7 +97,7 @@ pub struct Records<'m> {
     matchers: &'m [Matcher],
     agents: Vec<String>,
     /// Access logs: what each line's own agent is judged by.
-    per_line: Option<PerLine<'m>>,
+    per_line: Option<OwnMatchers<'m>>,
     /// Crawl-log mode: each record judged by its origin's robots.txt
     /// (`matchers` is empty then).
     crawl: Option<&'m CrawlJudge>,
@@ -107,14 +110,6 @@ pub struct Records<'m> {
     columns: Vec<String>,
     /// With `-c`: each agent's verdicts counted (see `tally.rs`).
     tally: Option<&'m crate::output::Counts>,
-}
-
-/// What judges an access log line for its own agent.
-#[derive(Clone, Debug)]
-struct PerLine<'m> {
-    robots: &'m Robots,
-    dialect: Dialect,
-    builder: MatcherBuilder,
 }
 
 /// The name of the field that says why a record is bad.
@@ -226,15 +221,29 @@ impl<'m> Records<'m> {
 
     /// Access logs: judges each line for the agent of its own User-Agent
     /// field (see the README) under `robots`, rather than for the
-    /// matchers' agents.
+    /// matchers' agents. Agents that select the same groups share one
+    /// matcher, kept within [`DEFAULT_OWN_CACHE_BYTES`] (see
+    /// [`Records::own_cache_bytes`]).
     pub fn per_line_agents(
         &mut self,
         robots: &'m Robots,
         dialect: Dialect,
         builder: MatcherBuilder,
     ) -> &mut Records<'m> {
-        self.per_line = Some(PerLine { robots, dialect, builder });
+        let budget = DEFAULT_OWN_CACHE_BYTES;
+        self.per_line =
+            Some(OwnMatchers::new(robots, dialect, builder, budget));
         self.columns = self.columns();
+        self
+    }
+
+    /// Access logs: keeps at most `bytes` of the rules and matchers of the
+    /// groups the lines' agents select (as allocated); the oldest go
+    /// first, and are selected again when needed.
+    pub fn own_cache_bytes(&mut self, bytes: usize) -> &mut Records<'m> {
+        if let Some(own) = self.per_line.as_mut() {
+            own.set_budget(bytes);
+        }
         self
     }
 
@@ -485,8 +494,8 @@ struct RecordWorker<'r, 'm> {
     scratches: Vec<Scratch>,
     verdicts: Vec<Verdict>,
     values: Vec<Value<'m>>,
-    /// Access logs: a matcher per agent met, bounded in number.
-    own: HashMap<String, (Matcher, Scratch)>,
+    /// Access logs: the group of the line just judged.
+    own: OwnScratch,
     quoter: csv_core::Writer,
     /// Crawl-log mode: the judge's scratch and the verdicts just given.
     crawl: Option<CrawlScratch>,
@@ -510,7 +519,7 @@ impl<'r, 'm> RecordWorker<'r, 'm> {
             scratches: records.matchers.iter().map(Matcher::scratch).collect(),
             verdicts: vec![],
             values: vec![],
-            own: HashMap::new(),
+            own: OwnScratch::default(),
             quoter: csv_core::WriterBuilder::new().build(),
             crawl: records.crawl.map(CrawlJudge::scratch),
             crawl_verdicts: vec![],
@@ -529,14 +538,7 @@ struct WorkerUsage {
     /// Per agent, the preferences for the record just judged (`None`
     /// where the agent may not fetch it).
     prefs: Vec<Option<UsagePrefs>>,
-    /// Access logs: the usage lines of each agent met, bounded in number
-    /// as the matchers are.
-    own: HashMap<String, Usage>,
 }
-
-/// The most agents of an access log whose matchers a thread keeps: past
-/// it, they are dropped and compiled again as they come.
-const MAX_OWN_AGENTS: usize = 1024;
 
 impl ChunkWorker for RecordWorker<'_, '_> {
     fn run(
@@ -789,7 +791,7 @@ impl<'m> RecordWorker<'_, 'm> {
             return;
         }
         let prefs = match (&verdict, url) {
-            (Some((v, _)), Ok(url)) => self.own_prefs(agent, url, *v),
+            (Some((v, _)), Ok(url)) => self.own_prefs(url, *v),
             _ => None,
         };
         out.extend_from_slice(text);
@@ -845,34 +847,22 @@ impl<'m> RecordWorker<'_, 'm> {
         }
     }
 
-    /// The verdict for `agent`'s matcher, compiled the first time this
-    /// thread meets the agent, and its explanation when asked for.
+    /// The verdict of the matcher of the group `agent` selects, and its
+    /// explanation when asked for.
     fn own_verdict(
         &mut self,
         agent: &str,
         url: &[u8],
     ) -> (Verdict, Option<[String; 4]>) {
-        let Some(per_line) = self.records.per_line.as_ref() else {
+        let Some(own) = self.records.per_line.as_ref() else {
             unreachable!("access logs are judged per line");
         };
-        let key = agent.to_ascii_lowercase();
-        if !self.own.contains_key(&key) {
-            if self.own.len() >= MAX_OWN_AGENTS {
-                self.own.clear();
-            }
-            let m = per_line.builder.build(
-                per_line.robots,
-                agent,
-                per_line.dialect,
-            );
-            let scratch = m.scratch();
-            self.own.insert(key.clone(), (m, scratch));
-        }
-        let Some((m, scratch)) = self.own.get_mut(&key) else {
-            unreachable!("inserted above");
+        let usage = self.records.usage.is_some();
+        let verdict = own.verdict(agent, url, usage, &mut self.own);
+        let explanation = match self.own.matcher() {
+            Some(m) if self.records.explain => Some(explain(m, verdict)),
+            _ => None,
         };
-        let verdict = m.verdict(url, scratch);
-        let explanation = self.records.explain.then(|| explain(m, verdict));
         (verdict, explanation)
     }
 
@@ -1074,31 +1064,19 @@ impl<'m> RecordWorker<'_, 'm> {
         }
     }
 
-    /// Access logs with usage: the preferences of the line's own `agent`
-    /// for `url` (`None` when it may not fetch it), its usage lines
-    /// selected the first time this thread meets the agent.
+    /// Access logs with usage: the preferences of the line's own agent
+    /// for `url`, just judged (`None` when it may not fetch it), from the
+    /// usage lines of its group.
     fn own_prefs(
         &mut self,
-        agent: &str,
         url: &[u8],
         verdict: Verdict,
     ) -> Option<UsagePrefs> {
-        let per_line = self.records.per_line.as_ref()?;
         self.records.usage.as_ref()?;
         if !verdict.is_allowed() {
             return None;
         }
-        let own = &mut self.usage.own;
-        let key = agent.to_ascii_lowercase();
-        if !own.contains_key(&key) {
-            if own.len() >= MAX_OWN_AGENTS {
-                own.clear();
-            }
-            let usage =
-                Usage::select(per_line.robots, agent, per_line.dialect);
-            own.insert(key.clone(), usage);
-        }
-        let usage = own.get(&key)?;
+        let usage = self.own.usage()?;
         let path = usage.dialect().path(url, &mut self.usage.path);
         Some(usage.prefs(path))
     }
