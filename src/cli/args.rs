@@ -57,9 +57,17 @@ SUBCOMMANDS:
                       --robots-warc FILE)... [-a AGENT] URLS
      crawl-log mode: each URL judged by the robots.txt fetched from its own
      origin and by how that fetch went (see `robots-batch crawl -h`)
+  robots-batch survey (--robots-dir DIR | --robots-index FILE |
+                       --robots-warc FILE)... [-a AGENT] [--summary]
+     one row per site and agent over many robots.txt files: the fetch
+     result, the group that applies and how much of the site it disallows
+     (see `robots-batch survey -h`)
+  robots-batch agents [ai | ai:CATEGORY] [--categories]
+     the AI crawlers that --agents ai judges (ai.robots.txt's list), with
+     their tokens, categories and operators
   robots-batch generate man|bash|zsh|fish|elvish|powershell
      a man page or shell completions, from the same definitions as --help
-  robots-batch help [check | lint | crawl | generate]
+  robots-batch help [check | lint | crawl | survey | agents | generate]
      this help, or a subcommand's
 
 EXAMPLES:
