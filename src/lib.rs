@@ -90,6 +90,7 @@
 
 mod agents;
 mod batch;
+mod compressed;
 pub mod crawl;
 mod dialect;
 mod engine;
