@@ -17,3 +17,4 @@ mod readme;
 mod records;
 mod survey;
 mod usage;
+mod warc;

@@ -36,6 +36,7 @@ mod access_log;
 mod json;
 mod parquet;
 mod warc;
+mod warc_emit;
 
 /// The most bytes one record may take: a longer one (in CSV, most likely
 /// an unbalanced quote) stops the run with an error rather than fill the
