@@ -91,6 +91,7 @@
 mod agents;
 mod batch;
 mod cache;
+mod compressed;
 pub mod crawl;
 mod dialect;
 mod engine;

@@ -20,3 +20,4 @@ mod record_quirks;
 mod records;
 mod survey;
 mod usage;
+mod warc;

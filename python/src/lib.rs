@@ -1298,12 +1298,12 @@ fn origin_column<'a>(
     Arc::new(out.finish())
 }
 
-/// The fetches of one WARC file (`.warc` or `.warc.gz`) of robots.txt
-/// captures, read as `Crawl(robots_warc=...)` and the command read them
-/// (of two captures of one URL, the later by `WARC-Date`): the columns
-/// `url` (the robots.txt's, or the URL captured), `status`, `body`,
-/// `location` and `date`, for a Spark job to read WARC files on its
-/// executors.
+/// The fetches of one WARC file (`.warc`, `.warc.gz` or `.warc.zst`) of
+/// robots.txt captures, read as `Crawl(robots_warc=...)` and the command
+/// read them (of two captures of one URL, the later by `WARC-Date`): the
+/// columns `url` (the robots.txt's, or the URL captured), `status`,
+/// `body`, `location` and `date`, for a Spark job to read WARC files on
+/// its executors.
 #[pyfunction]
 #[pyo3(signature = (path, max_robots_bytes))]
 fn read_warc<'py>(

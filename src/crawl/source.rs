@@ -16,6 +16,7 @@ use super::hash::HashMap;
 use super::jsonl;
 use super::origin::{host_key, origin_key, Origin};
 use super::warc;
+use crate::compressed::decompressed;
 use crate::robots::DEFAULT_MAX_ROBOTS_BYTES;
 
 /// The fetches of a run: robots.txt fetches by origin (from an index or
@@ -524,8 +525,8 @@ impl FetchSet {
         Ok(n)
     }
 
-    /// Reads a JSON Lines index of fetches, gzip-compressed or not (told
-    /// by its first bytes): one object per line with `url` (of the
+    /// Reads a JSON Lines index of fetches, gzip- or zstd-compressed or
+    /// not (told by its first bytes): one object per line with `url` (of the
     /// robots.txt), `status` (0 or absent: unreachable), `body` or
     /// `body_base64`, and `location` for redirects. Empty lines are
     /// skipped. Returns how many fetches were read.
@@ -542,8 +543,8 @@ impl FetchSet {
         rdr: R,
         path: &Path,
     ) -> io::Result<usize> {
-        let rdr =
-            maybe_gzip(rdr).map_err(|e| with_path(e, path, "cannot read"))?;
+        let rdr = decompressed(rdr)
+            .map_err(|e| with_path(e, path, "cannot read"))?;
         let mut n = 0;
         let mut index = jsonl::Index::new(BufReader::new(rdr), self.max_body);
         while let Some((number, line)) =
@@ -572,12 +573,12 @@ impl FetchSet {
         Ok(n)
     }
 
-    /// Reads the response records of a WARC file (`.warc`, or gzip with one
-    /// member per record or for the whole file): the origin comes from
-    /// `WARC-Target-URI`, status and `Location` from the HTTP header.
+    /// Reads the response records of a WARC file (`.warc`, gzip with one
+    /// member per record or for the whole file, or zstd): the origin comes
+    /// from `WARC-Target-URI`, status and `Location` from the HTTP header.
     /// Returns how many fetches were read.
     pub fn read_warc(&mut self, path: &Path) -> io::Result<usize> {
-        let rdr = open_maybe_gzip(path)?;
+        let rdr = open_decompressed(path)?;
         let mut n = 0;
         let mut records =
             warc::Records::new(BufReader::new(rdr), self.max_body);
@@ -634,32 +635,11 @@ fn path_and_query(rest: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// Opens `path`, decompressing it on the fly when it starts with gzip's
-/// magic bytes (any number of members).
-fn open_maybe_gzip(path: &Path) -> io::Result<Box<dyn Read>> {
+/// magic bytes (any number of members) or zstd's.
+fn open_decompressed(path: &Path) -> io::Result<Box<dyn Read>> {
     let file =
         File::open(path).map_err(|e| with_path(e, path, "cannot open"))?;
-    maybe_gzip(file).map_err(|e| with_path(e, path, "cannot read"))
-}
-
-/// `rdr`, decompressed when its first two bytes are gzip's magic bytes
-/// (read one by one if need be: a pipe may hand over a single byte).
-fn maybe_gzip<'r, R: Read + 'r>(mut rdr: R) -> io::Result<Box<dyn Read + 'r>> {
-    let mut head = [0u8; 2];
-    let mut n = 0;
-    while n < head.len() {
-        match rdr.read(&mut head[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    let rdr = BufReader::new(io::Cursor::new(head).take(n as u64).chain(rdr));
-    if head[..n] == [0x1f, 0x8b] {
-        Ok(Box::new(flate2::bufread::MultiGzDecoder::new(rdr)))
-    } else {
-        Ok(Box::new(rdr))
-    }
+    decompressed(file).map_err(|e| with_path(e, path, "cannot read"))
 }
 
 fn with_path(err: io::Error, path: &Path, what: &str) -> io::Error {

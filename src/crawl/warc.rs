@@ -20,6 +20,11 @@ use super::origin::Origin;
 /// line is skipped. No URL or header a robots.txt fetch needs comes near.
 pub(crate) const MAX_LINE: usize = 64 << 10;
 
+/// The most bytes of one WARC record's header, its lines together: a
+/// header is held whole when its record is copied (`--emit`), and real
+/// ones are a few hundred bytes.
+pub(crate) const MAX_HEAD: usize = 1 << 20;
+
 /// The most content codings of one body undone; more is no real response.
 const MAX_CODINGS: usize = 4;
 
@@ -146,9 +151,15 @@ pub(crate) fn read_head<R: BufRead>(
     }
     let mut head = Head::default();
     let mut length = None;
+    let mut size = 0;
     loop {
         if let Some(raw) = raw.as_deref_mut() {
             raw.extend_from_slice(line);
+        }
+        size += line.len();
+        if size > MAX_HEAD {
+            let mib = MAX_HEAD >> 20;
+            return Err(err(&format!("has a header over {mib} MiB")));
         }
         if !read(line)? {
             return Err(err("ends inside its header"));
@@ -626,6 +637,26 @@ mod tests {
             f.body,
             b"User-agent: *\r\n\r\nUser-agent: b\r\nDisallow: /\r\n"
         );
+    }
+
+    #[test]
+    fn headers_are_bounded() {
+        // Lines each under the line limit, together over the header's.
+        let mut w = b"WARC/1.0\r\n".to_vec();
+        let line = format!("X-Pad: {}\r\n", "a".repeat(1000));
+        while w.len() <= MAX_HEAD {
+            w.extend_from_slice(line.as_bytes());
+        }
+        w.extend_from_slice(b"Content-Length: 0\r\n\r\n\r\n\r\n");
+        let err = all(&w).unwrap_err();
+        assert!(
+            err.contains("WARC record 1 has a header over 1 MiB"),
+            "{err}"
+        );
+        // Blank lines between records do not count.
+        let mut w = b"\r\n".repeat(MAX_HEAD);
+        w.extend(record("response", "dns:a", "d", b"x"));
+        assert_eq!(all(&w).unwrap().len(), 1);
     }
 
     #[test]

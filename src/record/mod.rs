@@ -39,6 +39,7 @@ mod own;
 mod parquet;
 mod tally;
 mod warc;
+mod warc_emit;
 
 pub use own::DEFAULT_OWN_CACHE_BYTES;
 use own::{OwnMatchers, OwnScratch};

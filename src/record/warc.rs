@@ -4,14 +4,16 @@
 //!
 //! The header is read by crawl-log mode's WARC reader. In a gzip-compressed
 //! WARC, each gzip member is read on its own, so that `--emit` can copy a
-//! kept record's member byte for byte.
+//! kept record's member byte for byte (see [`warc_emit`](super::warc_emit)).
 
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, Read};
 
 use flate2::bufread::GzDecoder;
 
+use super::warc_emit::{Kept, COPY_BYTES, HOLD_BYTES};
 use super::{invalid, push_value, RecordWorker, Records, Value};
 use crate::batch::{Sink, Stats};
+use crate::compressed::{sniff, Compression, MAGIC_BYTES};
 use crate::crawl::{read_warc_head, WarcHead};
 
 /// A record whose block ends before its `Content-Length`.
@@ -21,7 +23,8 @@ const TRUNCATED: &str = "truncated (its block ends before its Content-Length)";
 const FLUSH_BYTES: usize = 1 << 20;
 
 /// A reader that keeps a copy of every byte consumed through it, when
-/// asked: the compressed bytes of one gzip member.
+/// asked and up to [`COPY_BYTES`]: the compressed bytes of one gzip
+/// member.
 struct Tee<R> {
     inner: R,
     copy: Option<Vec<u8>>,
@@ -47,18 +50,17 @@ impl<R: BufRead> BufRead for Tee<R> {
 
     fn consume(&mut self, n: usize) {
         if let Some(copy) = self.copy.as_mut() {
-            if let Ok(buf) = self.inner.fill_buf() {
-                copy.extend_from_slice(&buf[..n.min(buf.len())]);
+            match self.inner.fill_buf() {
+                Ok(buf) if copy.len() + n <= COPY_BYTES => {
+                    copy.extend_from_slice(&buf[..n.min(buf.len())]);
+                }
+                // Too long to hold: the member's record is compressed
+                // again instead.
+                _ => self.copy = None,
             }
         }
         self.inner.consume(n);
     }
-}
-
-/// One record read: its bytes (kept for `--emit`) and whether to keep it.
-struct Read1 {
-    raw: Vec<u8>,
-    keep: bool,
 }
 
 /// The state of a WARC run.
@@ -71,6 +73,10 @@ struct Run<'w, 'r, 'm, S> {
     number: u64,
     /// A record was truncated: nothing follows it.
     ended: bool,
+    /// A record was read to its end.
+    any: bool,
+    /// With `--emit`, the records kept.
+    kept: Option<Kept>,
 }
 
 impl<'m> Records<'m> {
@@ -80,17 +86,22 @@ impl<'m> Records<'m> {
     /// fields; records without a target URI (`warcinfo`) get no verdict.
     /// With it, the WARC records with the verdict, each record's bytes as
     /// read (a gzip member holding one record copied as it is), and every
-    /// record without a target URI.
+    /// record without a target URI. A record over [`HOLD_BYTES`] is
+    /// passed on as it is read (in a gzip member of its own, when the
+    /// input is gzip-compressed), so memory stays bounded.
     ///
     /// A header that cannot be read is an error of kind `InvalidData`; a
-    /// truncated block is a bad record, the last.
+    /// truncated block is a bad record, the last, or an error when the
+    /// record's first bytes were passed on already. Before an error, the
+    /// rows (or records) of every record read whole go to the sink.
     pub fn run_warc<R: Read, S: Sink>(
         &self,
         rdr: R,
         mut sink: S,
     ) -> io::Result<Stats> {
         let mut rdr = BufReader::with_capacity(1 << 16, rdr);
-        let head = peek(&mut rdr)?;
+        let compression = sniff(&peek(&mut rdr)?);
+        let gzip = compression == Some(Compression::Gzip);
         let worker = RecordWorker::new(self, b',');
         let mut run = Run {
             worker,
@@ -100,6 +111,8 @@ impl<'m> Records<'m> {
             line: vec![],
             number: 0,
             ended: false,
+            any: false,
+            kept: self.emit.map(|_| Kept::new(gzip)),
         };
         if self.emit.is_none() {
             run.out.extend_from_slice(b"warc_record_id,warc_type,url");
@@ -109,44 +122,26 @@ impl<'m> Records<'m> {
             }
             run.out.push(b'\n');
         }
-        if head.starts_with(b"\x1f\x8b") {
-            let mut tee = Tee { inner: rdr, copy: None };
-            while !run.ended && !tee.fill_buf()?.is_empty() {
-                tee.copy = self.emit.map(|_| vec![]);
-                let mut member = BufReader::new(GzDecoder::new(&mut tee));
-                let mut kept = vec![];
-                loop {
-                    let mut raw = vec![];
-                    let Some(keep) = run.record(&mut member, &mut raw)? else {
-                        break;
-                    };
-                    kept.push(Read1 { raw, keep });
-                }
-                drop(member);
-                let copy = tee.copy.take().unwrap_or_default();
-                match &kept[..] {
-                    [one] if one.keep => run.out.extend_from_slice(&copy),
-                    _ => {
-                        // Several records in one member: each kept one
-                        // goes in a member of its own.
-                        for record in kept.iter().filter(|r| r.keep) {
-                            let mut gz = flate2::write::GzEncoder::new(
-                                &mut run.out,
-                                flate2::Compression::default(),
-                            );
-                            gz.write_all(&record.raw)?;
-                            gz.finish()?;
-                        }
-                    }
-                }
-                run.flush(false)?;
+        let read = match compression {
+            Some(Compression::Gzip) => run.members(rdr),
+            Some(Compression::Zstd) => {
+                zstd::stream::read::Decoder::with_buffer(rdr).and_then(|d| {
+                    run.plain(&mut BufReader::with_capacity(1 << 16, d))
+                })
             }
-        } else if head.starts_with(b"\x28\xb5\x2f\xfd") {
-            let mut rdr =
-                BufReader::new(zstd::stream::read::Decoder::with_buffer(rdr)?);
-            run.plain(&mut rdr)?;
-        } else {
-            run.plain(&mut rdr)?;
+            None => run.plain(&mut rdr),
+        };
+        if let Err(err) = read {
+            // What was read whole goes out before the error; a CSV header
+            // alone does not.
+            if !run.any && run.kept.is_none() {
+                return Err(err);
+            }
+            if let Some(kept) = run.kept.as_mut() {
+                kept.rescue(&mut run.out)?;
+            }
+            run.flush(true)?;
+            return Err(err);
         }
         run.flush(true)?;
         Ok(run.total)
@@ -156,16 +151,16 @@ impl<'m> Records<'m> {
 /// The first bytes of `rdr`, left unread: enough for the magic bytes of
 /// gzip and zstd.
 fn peek<R: Read>(rdr: &mut BufReader<R>) -> io::Result<Vec<u8>> {
-    Ok(rdr.fill_buf()?.iter().take(4).copied().collect())
+    Ok(rdr.fill_buf()?.iter().take(MAGIC_BYTES).copied().collect())
 }
 
-/// Reads up to `length` bytes of a block, into `keep` when given; how
-/// many there were. A stream (or gzip member) that ends early is a short
-/// block, not an error.
+/// Reads up to `length` bytes of a block, handing them to `pass` as they
+/// come; how many there were. A stream (or gzip member) that ends early
+/// is a short block, not an error.
 fn read_block<B: BufRead>(
     rdr: &mut B,
     length: u64,
-    mut keep: Option<&mut Vec<u8>>,
+    mut pass: impl FnMut(&[u8]) -> io::Result<()>,
 ) -> io::Result<u64> {
     let mut got = 0u64;
     while got < length {
@@ -179,9 +174,7 @@ fn read_block<B: BufRead>(
             break;
         }
         let n = buf.len().min((length - got) as usize);
-        if let Some(keep) = keep.as_deref_mut() {
-            keep.extend_from_slice(&buf[..n]);
-        }
+        pass(&buf[..n])?;
         rdr.consume(n);
         got += n as u64;
     }
@@ -189,28 +182,38 @@ fn read_block<B: BufRead>(
 }
 
 impl<S: Sink> Run<'_, '_, '_, S> {
-    /// Every record of an uncompressed stream. With `--emit`, each record
-    /// is read straight into the output, and taken out again when it is
-    /// not kept.
+    /// Every record of a stream not compressed, or decompressed already.
     fn plain<B: BufRead>(&mut self, rdr: &mut B) -> io::Result<()> {
-        let emit = self.worker.records.emit.is_some();
-        let mut scratch = vec![];
-        while !self.ended {
-            let mut out = match emit {
-                true => std::mem::take(&mut self.out),
-                false => std::mem::take(&mut scratch),
-            };
-            let start = out.len();
-            let read = self.record(rdr, &mut out);
-            if !matches!(read, Ok(Some(true))) {
-                out.truncate(start);
+        while !self.ended && self.record(rdr)? {
+            self.flush(false)?;
+        }
+        Ok(())
+    }
+
+    /// Every record of a gzip-compressed stream, one gzip member at a
+    /// time: with `--emit`, a member holding one kept record is copied.
+    fn members<B: BufRead>(&mut self, rdr: B) -> io::Result<()> {
+        let mut tee = Tee { inner: rdr, copy: None };
+        while !self.ended && !tee.fill_buf()?.is_empty() {
+            // Garbage after the last member is named as such, not as a
+            // gzip header cut short.
+            if tee.fill_buf()?[0] != 0x1f {
+                let n = self.number;
+                return Err(invalid(format!(
+                    "WARC record {}: the bytes after the gzip member of \
+                     record {n} are not gzip",
+                    n + 1
+                )));
             }
-            match emit {
-                true => self.out = out,
-                false => scratch = out,
+            tee.copy = self.kept.as_ref().map(|_| vec![]);
+            let mut member = BufReader::new(GzDecoder::new(&mut tee));
+            while !self.ended && self.record(&mut member)? {
+                self.flush(false)?;
             }
-            if read?.is_none() {
-                break;
+            drop(member);
+            let copy = tee.copy.take();
+            if let Some(kept) = self.kept.as_mut() {
+                kept.end_member(copy, &mut self.out)?;
             }
             self.flush(false)?;
         }
@@ -227,70 +230,101 @@ impl<S: Sink> Run<'_, '_, '_, S> {
         Ok(())
     }
 
-    /// Reads, judges and writes (without `--emit`) the next record, and
-    /// with `--emit` appends its bytes to `raw`; whether to keep it,
-    /// `None` at the end of the stream.
-    fn record<B: BufRead>(
-        &mut self,
-        rdr: &mut B,
-        raw: &mut Vec<u8>,
-    ) -> io::Result<Option<bool>> {
+    /// More bytes of a record `--emit` keeps.
+    fn pass(&mut self, bytes: &[u8]) -> io::Result<()> {
+        if let Some(kept) = self.kept.as_mut() {
+            kept.push(bytes, &mut self.out)?;
+            self.flush(false)?;
+        }
+        Ok(())
+    }
+
+    /// Reads, judges and writes (as a row, or with `--emit` as itself
+    /// when kept) the next record; `false` at the end of the stream.
+    fn record<B: BufRead>(&mut self, rdr: &mut B) -> io::Result<bool> {
         let emit = self.worker.records.emit;
         let number = self.number + 1;
-        let head = read_warc_head(
-            rdr,
-            &mut self.line,
-            number,
-            emit.map(|_| &mut *raw),
-        )
-        .map_err(invalid)?;
-        let Some(head) = head else { return Ok(None) };
+        if let Some(kept) = self.kept.as_mut() {
+            kept.start();
+        }
+        let raw = self.kept.as_mut().map(|k| &mut k.held);
+        let head = read_warc_head(rdr, &mut self.line, number, raw)
+            .map_err(invalid)?;
+        let Some(head) = head else { return Ok(false) };
         self.number = number;
+        if let Some(kept) = self.kept.as_mut() {
+            kept.headed(&mut self.out)?;
+        }
         let WarcHead { kind, target, id, length, .. } = head;
-        // The block: kept for `--emit`, else read past.
-        let keep = emit.map(|_| &mut *raw);
-        let got = read_block(rdr, length, keep)?;
+        // Judged from the header, so that a kept record's block can be
+        // passed on as it is read; judged again below if it is truncated.
+        let mut judged_stats = Stats::default();
+        let judged = match &target {
+            Some(t) => {
+                self.worker.judge(Ok(t.as_bytes()), 0, &mut judged_stats)
+            }
+            None => {
+                judged_stats.count_line();
+                None
+            }
+        };
+        let wanted = match (emit, &target) {
+            (Some(_), None) => true,
+            (Some(want), Some(_)) => judged == Some(want),
+            (None, _) => false,
+        };
+        let got = match wanted {
+            true => read_block(rdr, length, |b| self.pass(b))?,
+            false => read_block(rdr, length, |_| Ok(()))?,
+        };
         let truncated = got < length;
         if !truncated {
             // The two CRLFs that end a record belong to it.
-            let mut n = 0;
-            while n < 4 {
+            let mut ends = Vec::with_capacity(4);
+            while ends.len() < 4 {
                 let buf = match rdr.fill_buf() {
                     Ok(buf) => buf,
                     Err(_) => break,
                 };
                 match buf.first() {
                     Some(&b) if b == b'\r' || b == b'\n' => {
-                        if emit.is_some() {
-                            raw.push(b);
-                        }
+                        ends.push(b);
                         rdr.consume(1);
-                        n += 1;
                     }
                     _ => break,
                 }
             }
+            if wanted {
+                self.pass(&ends)?;
+            }
         }
-        let mut stats = Stats::of_bytes(got as usize);
         let url = match (&target, truncated) {
             (_, true) => Some(Err(TRUNCATED)),
             (Some(t), false) => Some(Ok(t.as_bytes())),
             (None, false) => None,
         };
-        let judged = match url {
-            Some(url) => self.worker.judge(url, 0, &mut stats),
-            None => {
-                stats.count_line();
-                None
+        if truncated {
+            judged_stats = Stats::default();
+            self.worker.judge(Err(TRUNCATED), 0, &mut judged_stats);
+        }
+        let keep = wanted && !truncated;
+        if let Some(kept) = self.kept.as_mut() {
+            let passing = kept.passing();
+            let passed = kept.end(keep, &mut self.out)?;
+            if truncated && passing {
+                return Err(invalid(format!(
+                    "WARC record {number} is {TRUNCATED}, and its first \
+                     {passed} bytes were written already (a record over \
+                     {} MiB is written as it is read)",
+                    HOLD_BYTES >> 20
+                )));
             }
-        };
+        }
+        self.any = true;
+        let mut stats = Stats::of_bytes(got as usize);
+        stats.add(&judged_stats);
         self.total.add(&stats);
         self.ended = truncated;
-        let keep = match (emit, &url) {
-            (Some(_), None) => true,
-            (Some(want), Some(_)) => judged == Some(want),
-            (None, _) => false,
-        };
         if keep && url.is_some() {
             self.total.kept += 1;
         }
@@ -340,6 +374,6 @@ impl<S: Sink> Run<'_, '_, '_, S> {
             }
             self.out.push(b'\n');
         }
-        Ok(Some(keep))
+        Ok(true)
     }
 }
