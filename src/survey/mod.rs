@@ -438,12 +438,17 @@ impl Automaton {
     }
 
     /// Leaves out the patterns that never decide ([`prune::dead`]): those
-    /// that could show a path `want_allowed` (so that the search sees none
-    /// it need not) and those with a `*`, which multiply the states.
+    /// that could show a path `want_allowed` first (so that the search sees
+    /// none it need not), then those with a `*`, which multiply the states.
     fn prune(&mut self, want_allowed: bool, budget: &mut Budget) {
-        let worth =
-            |p: &Pat| p.allow == want_allowed || p.toks.contains(&None);
-        let dead = prune::dead(&self.pats, worth, budget);
+        let rank = |p: &Pat| match p.allow == want_allowed {
+            true => 2,
+            false => u8::from(p.toks.contains(&None)),
+        };
+        // Half of what is left, so that the search has the rest.
+        let mut share = budget.split(2);
+        let dead = prune::dead(&self.pats, rank, &mut share);
+        budget.refund(share);
         if dead.is_empty() {
             return;
         }
