@@ -34,21 +34,21 @@ rbtest!(survey_rows, |dir: Dir, mut cmd: TestCommand| {
         .args(["index.jsonl", "-a", "GPTBot,CCBot"])
         .stdout();
     eqnice!(
-        "site,agent,fetch,group,scope,rules\n\
-         a.com,GPTBot,ok,named,full,1\n\
-         a.com,CCBot,ok,star,partial,1\n\
-         b.com,GPTBot,ok,star,partial,2\n\
-         b.com,CCBot,ok,star,partial,2\n\
-         c.com,GPTBot,ok,star,full,1\n\
-         c.com,CCBot,ok,star,full,1\n\
-         d.com,GPTBot,ok,none,none,0\n\
-         d.com,CCBot,ok,none,none,0\n\
-         https://e.com,GPTBot,status-5xx,none,full,0\n\
-         https://e.com,CCBot,status-5xx,none,full,0\n\
-         https://f.com,GPTBot,status-4xx,none,none,0\n\
-         https://f.com,CCBot,status-4xx,none,none,0\n\
-         https://g.com,GPTBot,ok,star,full,1\n\
-         https://g.com,CCBot,ok,star,full,1\n",
+        "site,agent,fetch,group,scope,rules,note\n\
+         a.com,GPTBot,ok,named,full,1,\n\
+         a.com,CCBot,ok,star,partial,1,\n\
+         b.com,GPTBot,ok,star,partial,2,\n\
+         b.com,CCBot,ok,star,partial,2,\n\
+         c.com,GPTBot,ok,star,full,1,\n\
+         c.com,CCBot,ok,star,full,1,\n\
+         d.com,GPTBot,ok,none,none,0,\n\
+         d.com,CCBot,ok,none,none,0,\n\
+         https://e.com,GPTBot,status-5xx,none,full,0,\n\
+         https://e.com,CCBot,status-5xx,none,full,0,\n\
+         https://f.com,GPTBot,status-4xx,none,none,0,\n\
+         https://f.com,CCBot,status-4xx,none,none,0,\n\
+         https://g.com,GPTBot,ok,star,full,1,\n\
+         https://g.com,CCBot,ok,star,full,1,\n",
         got
     );
     // The fetch policy is crawl's: a 5xx may count as allowed.
@@ -59,11 +59,11 @@ rbtest!(survey_rows, |dir: Dir, mut cmd: TestCommand| {
         .stdout();
     eqnice!(
         "{\"site\":\"https://e.com\",\"agent\":\"*\",\"fetch\":\"status-5xx\",\
-         \"group\":\"none\",\"scope\":\"none\",\"rules\":0}\n\
+         \"group\":\"none\",\"scope\":\"none\",\"rules\":0,\"note\":null}\n\
          {\"site\":\"https://f.com\",\"agent\":\"*\",\"fetch\":\"status-4xx\",\
-         \"group\":\"none\",\"scope\":\"none\",\"rules\":0}\n\
+         \"group\":\"none\",\"scope\":\"none\",\"rules\":0,\"note\":null}\n\
          {\"site\":\"https://g.com\",\"agent\":\"*\",\"fetch\":\"redirect-missing\",\
-         \"group\":\"none\",\"scope\":\"none\",\"rules\":0}\n",
+         \"group\":\"none\",\"scope\":\"none\",\"rules\":0,\"note\":null}\n",
         got
     );
 });
@@ -101,15 +101,15 @@ rbtest!(survey_dialects_differ, |dir: Dir, mut cmd: TestCommand| {
             .stdout()
     };
     eqnice!(
-        "a.com,*,ok,star,none,1\nb.com,*,ok,star,full,1\n",
+        "a.com,*,ok,star,none,1,\nb.com,*,ok,star,full,1,\n",
         run(&mut cmd, "rfc9309")
     );
     eqnice!(
-        "a.com,*,ok,star,partial,1\nb.com,*,ok,star,full,1\n",
+        "a.com,*,ok,star,partial,1,\nb.com,*,ok,star,full,1,\n",
         run(&mut dir.command(), "google")
     );
     eqnice!(
-        "a.com,*,ok,star,partial,1\nb.com,*,ok,star,partial,1\n",
+        "a.com,*,ok,star,partial,1,\nb.com,*,ok,star,partial,1,\n",
         run(&mut dir.command(), "orig1994")
     );
 });
@@ -145,10 +145,10 @@ rbtest!(survey_skips_what_it_cannot_use, |dir: Dir, mut cmd: TestCommand| {
         "robots-batch: robots/\u{FFFD}.txt: skipped: the name is not UTF-8"
             .to_string(),
     ];
-    let mut rows = "a.com,*,ok,star,full,1\n".to_string();
+    let mut rows = "a.com,*,ok,star,full,1,\n".to_string();
     if unreadable {
         want.push("robots-batch: robots/m.com.txt: cannot read: ".into());
-        rows.push_str("m.com,*,unreadable,none,unknown,0\n");
+        rows.push_str("m.com,*,unreadable,none,unknown,0,\n");
     }
     want.sort_unstable();
     assert_eq!(lines.len(), want.len(), "{stderr}");
@@ -241,23 +241,23 @@ rbtest!(survey_usage_at_root, |dir: Dir, mut cmd: TestCommand| {
         .args(["--robots-index", "index.jsonl", "-a", "GPTBot,CCBot"])
         .stdout();
     eqnice!(
-        "site,agent,fetch,group,scope,rules,train-ai,search,ai-input\n\
-         a.com,GPTBot,ok,named,partial,1,disallowed,allowed,unknown\n\
-         a.com,CCBot,ok,star,partial,2,disallowed,allowed,unknown\n\
-         b.com,GPTBot,ok,star,full,1,,,\n\
-         b.com,CCBot,ok,star,full,1,,,\n\
-         c.com,GPTBot,ok,named,none,0,unknown,disallowed,unknown\n\
-         c.com,CCBot,ok,none,none,0,unknown,unknown,unknown\n\
-         d.com,GPTBot,ok,star,none,2,allowed,disallowed,disallowed\n\
-         d.com,CCBot,ok,star,none,2,allowed,disallowed,disallowed\n\
-         e.com,GPTBot,ok,star,none,0,unknown,unknown,unknown\n\
-         e.com,CCBot,ok,star,none,0,unknown,unknown,unknown\n\
-         f.com,GPTBot,ok,named,full,1,,,\n\
-         f.com,CCBot,ok,star,none,0,disallowed,unknown,unknown\n\
-         https://g.com,GPTBot,status-5xx,none,full,0,,,\n\
-         https://g.com,CCBot,status-5xx,none,full,0,,,\n\
-         https://h.com,GPTBot,status-4xx,none,none,0,unknown,unknown,unknown\n\
-         https://h.com,CCBot,status-4xx,none,none,0,unknown,unknown,unknown\n",
+        "site,agent,fetch,group,scope,rules,train-ai,search,ai-input,note\n\
+         a.com,GPTBot,ok,named,partial,1,disallowed,allowed,unknown,\n\
+         a.com,CCBot,ok,star,partial,2,disallowed,allowed,unknown,\n\
+         b.com,GPTBot,ok,star,full,1,,,,\n\
+         b.com,CCBot,ok,star,full,1,,,,\n\
+         c.com,GPTBot,ok,named,none,0,unknown,disallowed,unknown,\n\
+         c.com,CCBot,ok,none,none,0,unknown,unknown,unknown,\n\
+         d.com,GPTBot,ok,star,none,2,allowed,disallowed,disallowed,\n\
+         d.com,CCBot,ok,star,none,2,allowed,disallowed,disallowed,\n\
+         e.com,GPTBot,ok,star,none,0,unknown,unknown,unknown,\n\
+         e.com,CCBot,ok,star,none,0,unknown,unknown,unknown,\n\
+         f.com,GPTBot,ok,named,full,1,,,,\n\
+         f.com,CCBot,ok,star,none,0,disallowed,unknown,unknown,\n\
+         https://g.com,GPTBot,status-5xx,none,full,0,,,,\n\
+         https://g.com,CCBot,status-5xx,none,full,0,,,,\n\
+         https://h.com,GPTBot,status-4xx,none,none,0,unknown,unknown,unknown,\n\
+         https://h.com,CCBot,status-4xx,none,none,0,unknown,unknown,unknown,\n",
         got
     );
     let got = dir
@@ -281,11 +281,9 @@ rbtest!(survey_usage_at_root, |dir: Dir, mut cmd: TestCommand| {
         .args(["survey", "--usage", "--robots-dir", "robots", "-a"])
         .args(["GPTBot", "--format", "jsonl"])
         .stdout();
-    assert!(got
-        .lines()
-        .nth(1)
-        .unwrap()
-        .ends_with("\"train-ai\":null,\"search\":null,\"ai-input\":null}"));
+    assert!(got.lines().nth(1).unwrap().ends_with(
+        "\"train-ai\":null,\"search\":null,\"ai-input\":null,\"note\":null}"
+    ));
 });
 
 // The survey's preferences at `/` are the default command's for the URL
@@ -327,4 +325,37 @@ rbtest!(survey_usage_is_the_commands, |dir: Dir, _: TestCommand| {
             .collect();
         assert_eq!(want, got, "dialect {dialect}");
     }
+});
+
+/// `Disallow: /` and `n` allows such as `Allow: /*c*d*x$`, each after the
+/// longer `Disallow: /*c*d*x*$`, which matches wherever it does.
+fn beaten_allows(n: usize) -> String {
+    let letters = b"abcdefghijklmnopqrstuvwxyz";
+    let mut out = "User-agent: *\nDisallow: /\n".to_string();
+    let triples = (0..26 * 26 * 26)
+        .map(|i: usize| [i % 26, (i / 26 * 7) % 26, (i / 676 * 11 + 3) % 26])
+        .filter(|t| t[0] != t[1] && t[1] != t[2] && t[0] != t[2]);
+    for t in triples.take(n) {
+        let [c, d, x] = t.map(|i| letters[i] as char);
+        out.push_str(&format!(
+            "Allow: /*{c}*{d}*{x}$\nDisallow: /*{c}*{d}*{x}*$\n"
+        ));
+    }
+    out
+}
+
+// Each allow is dead on its own, but together they made the proof's
+// product of automata exponential: `unknown` after 100,000 states.
+rbtest!(survey_beaten_wildcard_allows, |dir: Dir, mut cmd: TestCommand| {
+    dir.create_dir("robots");
+    dir.create("robots/a.com.txt", beaten_allows(10));
+    dir.create("robots/b.com.txt", beaten_allows(265));
+    let out = cmd.args(["survey", "--robots-dir", "robots"]).output();
+    assert!(out.status.success() && out.stderr.is_empty(), "{out:?}");
+    eqnice!(
+        "site,agent,fetch,group,scope,rules,note\n\
+         a.com,*,ok,star,full,21,\n\
+         b.com,*,ok,star,full,531,\n",
+        String::from_utf8(out.stdout).unwrap()
+    );
 });

@@ -22,17 +22,19 @@ SOURCES AND FETCH RESULTS:
 OUTPUT:
   CSV (or --format tsv/jsonl) on standard output, one row per site and
   agent, sites sorted by name:
-  `site,agent,fetch,group,scope,rules`.
+  `site,agent,fetch,group,scope,rules,note`.
   fetch: ok (a robots.txt was read, after redirects if any), status-4xx,
   status-5xx, redirect-limit, redirect-missing, unreadable (a directory
   file that could not be read). group: named (a group names the agent),
   star (only the `*` groups apply), none (no group applies, or no
   robots.txt). scope: full (every path but the implicit /robots.txt is
   disallowed), partial, none (no path is), unknown; decided exactly for
-  the dialect; a fetch without a robots.txt is full or none as the policy
-  says. rules: the allow and disallow lines that apply to the agent.
-  With --usage, then: train-ai, search, ai-input, each allowed,
-  disallowed or unknown at `/` (empty where `/` may not be fetched).
+  the dialect, with work bounded by the size of the agent's patterns; a
+  fetch without a robots.txt is full or none as the policy says. rules:
+  the allow and disallow lines that apply to the agent. With --usage,
+  then: train-ai, search, ai-input, each allowed, disallowed or unknown at
+  `/` (empty where `/` may not be fetched). note: empty, or proof-bound
+  where the scope's proof stopped at its bound (the scope is unknown).
 
   --summary prints instead, per agent, `agent,group,sites,full,partial,
   none,unknown`: a row for all the sites (group `all`), then one per group

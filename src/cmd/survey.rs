@@ -89,11 +89,13 @@ pub fn run(args: SurveyArgs) -> anyhow::Result<ExitCode> {
     let mut stdout = io::BufWriter::new(io::stdout().lock());
     let mut summary = Summary::new(agents.len());
     // Columns are only ever appended, so that scripts reading them by
-    // position keep working: the usage preferences at `/` go after `rules`.
+    // position keep working: the usage preferences at `/` go after `rules`,
+    // then `note`.
     let mut names = vec!["site", "agent", "fetch", "group", "scope", "rules"];
     if args.usage {
         names.extend(Category::ALL.map(Category::name));
     }
+    names.push("note");
     let columns = Columns::new(format, &names);
     if !args.no_header && !args.summary {
         stdout
@@ -103,10 +105,12 @@ pub fn run(args: SurveyArgs) -> anyhow::Result<ExitCode> {
     let survey_site = |&i: &usize| -> SiteSurvey {
         site_survey(&judge, i, &agents, args.dialect, max_bytes, args.usage)
     };
+    let mut bound_hit = 0;
     for chunk in sites.chunks(SITES_PER_CHUNK) {
         let surveys: Vec<SiteSurvey> =
             batch.install(|| chunk.par_iter().map(survey_site).collect());
         for (&i, s) in chunk.iter().zip(&surveys) {
+            bound_hit += s.agents.iter().filter(|a| a.bound_hit).count();
             if args.summary {
                 summary.add(s);
                 continue;
@@ -123,6 +127,13 @@ pub fn run(args: SurveyArgs) -> anyhow::Result<ExitCode> {
     stdout.flush().context("failed to write output")?;
     for error in judge.fetches().unreadable() {
         message!("{error}");
+    }
+    // A summary has no note column: the count is the only trace of them.
+    if bound_hit > 0 {
+        message!(
+            "{bound_hit} rows: the scope's proof stopped at its bound, so \
+             the scope is unknown (note `{PROOF_BOUND}`)"
+        );
     }
     // The process ends next: freeing every site's fetch one by one is a
     // visible part of a survey of many sites.
@@ -171,6 +182,7 @@ fn site_survey(
                     scope: Scope::Unknown,
                     rules: 0,
                     root_allowed: false,
+                    bound_hit: false,
                 };
                 return without_robots("unreadable", unknown);
             }
@@ -187,6 +199,7 @@ fn site_survey(
         scope,
         rules: 0,
         root_allowed: verdict.allowed() == Some(true),
+        bound_hit: false,
     };
     without_robots(verdict.reason().name(), one)
 }
@@ -198,7 +211,7 @@ fn push_rows(
     agents: &[String],
     s: &SiteSurvey,
 ) {
-    let mut fields = Vec::with_capacity(9);
+    let mut fields = Vec::with_capacity(10);
     for (i, (agent, a)) in agents.iter().zip(&s.agents).enumerate() {
         fields.clear();
         fields.extend([
@@ -215,9 +228,17 @@ fn push_rows(
                 None => Field::Null,
             }));
         }
+        fields.push(match a.bound_hit {
+            true => Field::Text(PROOF_BOUND.as_bytes()),
+            false => Field::Null,
+        });
         columns.push(out, &fields);
     }
 }
+
+/// The `note` of a row whose scope is unknown because its proof stopped at
+/// its bound.
+const PROOF_BOUND: &str = "proof-bound";
 
 const GROUPS: [GroupKind; 3] =
     [GroupKind::Named, GroupKind::Star, GroupKind::None];

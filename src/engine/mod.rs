@@ -27,7 +27,9 @@ pub(crate) use self::lazy::LazyEngine;
 pub(crate) use self::limits::Limits;
 #[cfg(test)]
 pub(crate) use self::naive::glob_matches_prefix;
-pub(crate) use self::naive::{NaiveEngine, NaiveScratch};
+pub(crate) use self::naive::NaiveEngine;
+#[cfg(test)]
+pub(crate) use self::naive::NaiveScratch;
 pub(crate) use self::pattern::{Pattern, Syntax, NONE};
 pub(crate) use self::scan::ScanEngine;
 pub(crate) use self::trie::{TrieEngine, TrieScratch};

@@ -7,6 +7,8 @@
 //! exactly, from the rules in the order the matcher tries them (see
 //! [`scope`]), not from the rules' text: `Disallow: /` with `Allow: /public`
 //! is partial, `Disallow: /*` is full, `Disallow: /$` alone is partial.
+//! The proof's work is bounded by the size of the patterns ([`scope_work`]);
+//! where it runs out, the scope is `unknown` and the finding says so.
 //!
 //! ```
 //! use robots_batch::survey::{scope, Scope};
@@ -20,15 +22,22 @@
 //! assert_eq!(found.disallowed.as_deref(), Some(&b"/"[..]));
 //! ```
 
-use std::collections::{HashSet, VecDeque};
+mod budget;
+mod prune;
+
+use std::collections::{HashMap, VecDeque};
 
 use crate::dialect::Dialect;
 use crate::engine::Syntax;
-use crate::engine::{NaiveEngine, NaiveScratch, NONE};
 use crate::matcher::prioritized;
 use crate::robots::{LineKind, Robots};
 use crate::rules::{GroupMatch, RuleSet};
 use crate::usage::{Usage, UsagePrefs};
+use budget::Budget;
+
+pub use budget::{
+    scope_work, MAX_SCOPE_WORK, MIN_SCOPE_WORK, SCOPE_WORK_PER_BYTE,
+};
 
 /// How much of a site an agent's rules disallow.
 #[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
@@ -39,9 +48,9 @@ pub enum Scope {
     Partial,
     /// No path is disallowed.
     None,
-    /// Not decided: the rules' automaton has more than
-    /// [`MAX_SCOPE_STATES`] states (or, in a survey, no robots.txt was
-    /// read and the fetch policy says nothing).
+    /// Not decided: the proof ran out of work ([`scope_work`]; the finding's
+    /// `bound_hit` says so), or, in a survey, no robots.txt was read and the
+    /// fetch policy says nothing.
     Unknown,
 }
 
@@ -105,11 +114,10 @@ pub struct ScopeFinding {
     pub disallowed: Option<Vec<u8>>,
     /// Whether the rules allow `/`.
     pub root_allowed: bool,
+    /// Whether the proof stopped at its bound, [`scope_work`] units of
+    /// work, which leaves the scope unknown.
+    pub bound_hit: bool,
 }
-
-/// The most states [`scope`] explores before it gives up with
-/// [`Scope::Unknown`].
-pub const MAX_SCOPE_STATES: usize = 100_000;
 
 /// The scope of `rules`: whether some path is allowed and some disallowed.
 ///
@@ -121,21 +129,34 @@ pub const MAX_SCOPE_STATES: usize = 100_000;
 /// after it); when they show only one side, the product of the patterns'
 /// automata is explored, over the bytes the patterns name and one byte they
 /// do not (all other bytes lead every pattern alike), which proves that the
-/// other side has no path at all.
+/// other side has no path at all. Before that, patterns that never decide
+/// (an earlier one matches wherever they do, as `Disallow: /*a*b*$` does
+/// where `Allow: /*a*b$` does) are left out, as each would multiply the
+/// states. All of it spends at most [`scope_work`] of the patterns' bytes
+/// units of work: beyond, the scope is [`Scope::Unknown`], with
+/// `bound_hit`.
 pub fn scope(rules: &RuleSet) -> ScopeFinding {
-    let auto = Automaton::new(rules);
+    scope_within(rules, None)
+}
+
+/// [`scope`] with `work` units of work, or [`scope_work`]'s.
+fn scope_within(rules: &RuleSet, work: Option<u64>) -> ScopeFinding {
+    let mut auto = Automaton::new(rules);
     if !auto.pats.iter().any(|p| !p.allow) {
         return ScopeFinding {
             scope: Scope::None,
             allowed: Some(b"/".to_vec()),
             disallowed: None,
             root_allowed: true,
+            bound_hit: false,
         };
     }
+    let mut budget = Budget::new(work.unwrap_or(scope_work(auto.bytes())));
     // `/` first: it is allowed or disallowed, and only candidates written
     // from patterns of the other kind can show the other side.
-    let mut scratch = NaiveScratch::default();
-    let root = auto.judge(b"/", &mut scratch);
+    let first = auto.step(&auto.start(), b'/');
+    budget.spend(auto.pats.len() as u64 + 1);
+    let root = auto.verdict(&first);
     let root_allowed = root != Some(false);
     let (mut allowed, mut disallowed) = (None, None);
     match root {
@@ -143,8 +164,14 @@ pub fn scope(rules: &RuleSet) -> ScopeFinding {
         Some(false) => disallowed = Some(b"/".to_vec()),
     }
     let want_allowed = allowed.is_none();
+    // The candidates are a guess: they get a quarter of the work, and the
+    // search, which proves, the rest.
+    let mut guess = budget.split(4);
     for path in auto.candidates(want_allowed) {
-        if auto.judge(&path, &mut scratch) == Some(want_allowed) {
+        let Some(verdict) = auto.judge(&first, &path[1..], &mut guess) else {
+            break;
+        };
+        if verdict == Some(want_allowed) {
             if want_allowed {
                 allowed = Some(path);
             } else {
@@ -155,10 +182,15 @@ pub fn scope(rules: &RuleSet) -> ScopeFinding {
                 allowed,
                 disallowed,
                 root_allowed,
+                bound_hit: false,
             };
         }
     }
-    match auto.search(want_allowed) {
+    budget.refund(guess);
+    auto.prune(want_allowed, &mut budget);
+    // The states number the patterns: they are renumbered once pruned.
+    let first = auto.step(&auto.start(), b'/');
+    match auto.search(first, want_allowed, &mut budget) {
         Search::Found(path) => {
             if want_allowed {
                 allowed = Some(path);
@@ -170,6 +202,7 @@ pub fn scope(rules: &RuleSet) -> ScopeFinding {
                 allowed,
                 disallowed,
                 root_allowed,
+                bound_hit: false,
             }
         }
         Search::Absent => ScopeFinding {
@@ -177,12 +210,14 @@ pub fn scope(rules: &RuleSet) -> ScopeFinding {
             allowed,
             disallowed,
             root_allowed,
+            bound_hit: false,
         },
         Search::TooBig => ScopeFinding {
             scope: Scope::Unknown,
             allowed: None,
             disallowed: None,
             root_allowed,
+            bound_hit: true,
         },
     }
 }
@@ -200,6 +235,9 @@ pub struct AgentScope {
     /// Whether the agent may fetch `/`: usage preferences are only stated
     /// for paths that may be fetched.
     pub root_allowed: bool,
+    /// Whether the scope is unknown because its proof stopped at its bound
+    /// ([`scope_work`]).
+    pub bound_hit: bool,
 }
 
 /// The survey of one robots.txt: an [`AgentScope`] per agent, in order.
@@ -236,6 +274,7 @@ pub fn survey(
                     scope: found.scope,
                     rules: rules.rules().len(),
                     root_allowed: found.root_allowed,
+                    bound_hit: found.bound_hit,
                 };
                 seen.push((rules, s));
                 s
@@ -329,8 +368,6 @@ struct Pat {
 #[derive(Debug)]
 struct Automaton {
     pats: Vec<Pat>,
-    /// The same patterns, for judging one path at a time.
-    naive: NaiveEngine,
     /// Whether `/robots.txt` is always allowed.
     implicit: bool,
 }
@@ -374,7 +411,7 @@ impl Automaton {
                 p.bytes[0] == b'/' || wild
             })
             .unzip();
-        let pats = patterns
+        let pats: Vec<Pat> = patterns
             .iter()
             .zip(&pattern_rule)
             .map(|(p, &(_, allow))| {
@@ -392,21 +429,59 @@ impl Automaton {
             .collect();
         let implicit =
             matches!(rules.dialect(), Dialect::Rfc9309 | Dialect::Draft1996);
-        let naive = NaiveEngine::new(&patterns);
-        Automaton { pats, naive, implicit }
+        Automaton { pats, implicit }
     }
 
-    /// The verdict on `path`, as the matcher gives it: the first pattern
-    /// that matches decides, else it is allowed; `None` for the implicit
-    /// `/robots.txt`.
-    fn judge(&self, path: &[u8], scratch: &mut NaiveScratch) -> Option<bool> {
-        if self.implicit && path == ROBOTS_TXT {
-            return None;
+    /// The size of the patterns, which the proof's work is bounded by.
+    fn bytes(&self) -> usize {
+        self.pats.iter().map(|p| p.toks.len() + 1).sum()
+    }
+
+    /// Leaves out the patterns that never decide ([`prune::dead`]): those
+    /// that could show a path `want_allowed` first (so that the search sees
+    /// none it need not), then those with a `*`, which multiply the states.
+    fn prune(&mut self, want_allowed: bool, budget: &mut Budget) {
+        let rank = |p: &Pat| match p.allow == want_allowed {
+            true => 2,
+            false => u8::from(p.toks.contains(&None)),
+        };
+        // Half of what is left, so that the search has the rest.
+        let mut share = budget.split(2);
+        let dead = prune::dead(&self.pats, rank, &mut share);
+        budget.refund(share);
+        if dead.is_empty() {
+            return;
         }
-        match self.naive.find(path, scratch) {
-            NONE => Some(true),
-            id => Some(self.pats[id as usize].allow),
+        let mut k = 0;
+        let mut i = 0;
+        self.pats.retain(|_| {
+            let keep = dead.get(k) != Some(&i);
+            k += usize::from(!keep);
+            i += 1;
+            keep
+        });
+    }
+
+    /// The verdict on the path `/` then `rest`, from `first`, the state
+    /// after `/`, as the matcher gives it: the first pattern that matches
+    /// decides, else it is allowed; `Some(None)` for the implicit
+    /// `/robots.txt`. `None` when `budget`, a unit per thread stepped, runs
+    /// out first.
+    fn judge(
+        &self,
+        first: &State,
+        rest: &[u8],
+        budget: &mut Budget,
+    ) -> Option<Option<bool>> {
+        let mut state = None;
+        for &b in rest {
+            let now = state.as_ref().unwrap_or(first);
+            if !budget.spend(now.threads.len() as u64 + 1) {
+                return None;
+            }
+            state = Some(self.step(now, b));
         }
+        Some(self.verdict(state.as_ref().unwrap_or(first)))
     }
 
     /// The state before the path's first byte.
@@ -556,47 +631,75 @@ impl Automaton {
         }
     }
 
-    /// Explores every path (breadth first, from `/`) for one that is
-    /// allowed (`want_allowed`) or disallowed.
-    fn search(&self, want_allowed: bool) -> Search {
+    /// Explores every path (breadth first, from `/`, whose state is
+    /// `first`) for one that is allowed (`want_allowed`) or disallowed,
+    /// spending a unit of `budget` per thread stepped and two per thread
+    /// kept, with a few per state.
+    fn search(
+        &self,
+        first: State,
+        want_allowed: bool,
+        budget: &mut Budget,
+    ) -> Search {
         let named = self.named_bytes();
         let mut alphabet: Vec<u8> =
             (0..=255u8).filter(|&b| named[usize::from(b)]).collect();
         alphabet.extend(self.free_byte());
-        let first = self.step(&self.start(), b'/');
-        let mut seen: HashSet<State> = HashSet::new();
-        let mut queue: VecDeque<(State, Vec<u8>)> = VecDeque::new();
-        seen.insert(first.clone());
-        queue.push_back((first, b"/".to_vec()));
-        while let Some((state, path)) = queue.pop_front() {
+        let cost = |s: &State| s.threads.len() as u64 + 1;
+        if !budget.spend(cost(&first) * 2 + 4) {
+            return Search::TooBig;
+        }
+        // Each state's way in, by its number: the state it came from and
+        // the byte, so that a path is written out only once found.
+        let mut from: Vec<(u32, u8)> = vec![(u32::MAX, b'/')];
+        let mut seen: HashMap<State, u32> = HashMap::new();
+        let mut queue: VecDeque<(State, u32)> = VecDeque::new();
+        seen.insert(first.clone(), 0);
+        queue.push_back((first, 0));
+        while let Some((state, node)) = queue.pop_front() {
             if self.verdict(&state) == Some(want_allowed) {
-                return Search::Found(path);
+                return Search::Found(path_to(&from, node));
             }
             if self.hopeless(&state, want_allowed) {
                 continue;
             }
             for &b in &alphabet {
                 let next = self.step(&state, b);
-                if seen.contains(&next) {
-                    continue;
-                }
-                if seen.len() >= MAX_SCOPE_STATES {
+                if !budget.spend(cost(&state) + cost(&next)) {
                     return Search::TooBig;
                 }
-                seen.insert(next.clone());
-                let mut p = path.clone();
-                p.push(b);
-                queue.push_back((next, p));
+                if seen.contains_key(&next) {
+                    continue;
+                }
+                if !budget.spend(cost(&next) * 2 + 4) {
+                    return Search::TooBig;
+                }
+                let id = from.len() as u32;
+                from.push((node, b));
+                seen.insert(next.clone(), id);
+                queue.push_back((next, id));
             }
         }
         Search::Absent
     }
 }
 
+/// The path that led to state `node` of a search.
+fn path_to(from: &[(u32, u8)], mut node: u32) -> Vec<u8> {
+    let mut path = vec![];
+    while let Some(&(back, b)) = from.get(node as usize) {
+        path.push(b);
+        node = back;
+    }
+    path.reverse();
+    path
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::matcher::Matcher;
+    use std::collections::HashSet;
 
     fn find(robots: &str, dialect: Dialect) -> ScopeFinding {
         let robots = Robots::parse(robots.as_bytes());
@@ -796,6 +899,84 @@ mod tests {
         assert!(n > 1000);
     }
 
+    /// `Disallow: /` and `n` allows such as `Allow: /*c*d*x$`, over
+    /// distinct letter triples, each after a longer disallow that matches
+    /// wherever it does (`Disallow: /*c*d*x*$` with `tail` `*$`). Each
+    /// allow is dead on its own; together they made the product of the
+    /// automata exponential.
+    fn beaten_allows(n: usize, allow_lead: &str, tail: &str) -> String {
+        let mut next = crate::testing::xorshift(57);
+        let mut seen = HashSet::new();
+        let mut out = "User-agent: bot\nDisallow: /\n".to_string();
+        while seen.len() < n {
+            let t: Vec<char> =
+                (0..3).map(|_| (b'a' + (next() % 26) as u8) as char).collect();
+            if t[0] == t[1] || t[1] == t[2] || t[0] == t[2] {
+                continue;
+            }
+            if !seen.insert(t.clone()) {
+                continue;
+            }
+            let [c, d, x] = [t[0], t[1], t[2]];
+            out.push_str(&format!(
+                "Allow: {allow_lead}*{c}*{d}*{x}$\n\
+                 Disallow: /*{c}*{d}*{x}{tail}\n"
+            ));
+        }
+        out
+    }
+
+    #[test]
+    fn beaten_wildcard_allows_are_full() {
+        // 386 bytes and 9.6 KB, as in the reports.
+        let small = beaten_allows(10, "/", "*$");
+        let big = beaten_allows(265, "/", "*$");
+        assert!(small.len() < 400 && (9_000..10_000).contains(&big.len()));
+        for robots in [&small, &big] {
+            for dialect in [RFC, GOOGLE] {
+                let f = find(robots, dialect);
+                assert_eq!(f.scope, Scope::Full, "{dialect}");
+                assert!(!f.bound_hit && !f.root_allowed);
+            }
+        }
+        // The disallows without `$` (`**` keeps them longer), the allows
+        // without the leading `/` (every path starts with one), and both.
+        for (lead, tail) in [("/", "**"), ("", "*$"), ("", "*")] {
+            let robots = beaten_allows(200, lead, tail);
+            assert_eq!(of(&robots, RFC), Scope::Full, "{lead:?} {tail:?}");
+        }
+        // Equal lengths: the allow wins where both match, at `/cdx`.
+        for (lead, tail) in [("/", "$"), ("/", "*"), ("", "")] {
+            let tie = beaten_allows(200, lead, tail);
+            assert_eq!(of(&tie, RFC), Scope::Partial, "{lead:?} {tail:?}");
+        }
+        for (lead, tail) in [("/", "*$"), ("", "*"), ("/", "$")] {
+            check_with_oracle(&beaten_allows(6, lead, tail), RFC);
+        }
+    }
+
+    #[test]
+    fn the_bound_is_reported() {
+        let robots = beaten_allows(265, "/", "*$");
+        let parsed = Robots::parse(robots.as_bytes());
+        let rules = RuleSet::select(&parsed, "bot", RFC);
+        let f = scope_within(&rules, Some(1_000));
+        assert_eq!(
+            f,
+            ScopeFinding {
+                scope: Scope::Unknown,
+                allowed: None,
+                disallowed: None,
+                root_allowed: false,
+                bound_hit: true,
+            }
+        );
+        assert_eq!(scope_within(&rules, None).scope, Scope::Full);
+        assert_eq!(scope_work(0), MIN_SCOPE_WORK);
+        assert_eq!(scope_work(usize::MAX), MAX_SCOPE_WORK);
+        assert_eq!(scope_work(10_000), 10_000 * SCOPE_WORK_PER_BYTE);
+    }
+
     #[test]
     fn survey_shares_the_star_decision() {
         let robots = Robots::parse(
@@ -825,6 +1006,7 @@ mod tests {
                 scope: Scope::None,
                 rules: 0,
                 root_allowed: true,
+                bound_hit: false,
             }]
         );
         // The older standards search substrings: `gpt` is named there.
