@@ -141,10 +141,14 @@ fn dialect_table_through_the_binary() {
 /// `$ `), each command with the output printed under it.
 fn sessions() -> Vec<(String, Vec<String>)> {
     let mut sessions: Vec<(String, Vec<String>)> = vec![];
-    let mut in_sh = false;
+    let (mut fenced, mut in_sh) = (false, false);
+    // Whether the lines now read are the output of the last command.
+    let mut output = false;
     for line in README.lines() {
         if let Some(info) = line.strip_prefix("```") {
-            in_sh = !in_sh && info.trim() == "sh";
+            fenced = !fenced;
+            in_sh = fenced && info.trim() == "sh";
+            output = false;
             continue;
         }
         if !in_sh {
@@ -152,7 +156,8 @@ fn sessions() -> Vec<(String, Vec<String>)> {
         }
         if let Some(command) = line.strip_prefix("$ ") {
             sessions.push((command.to_string(), vec![]));
-        } else if let Some((_, out)) = sessions.last_mut() {
+            output = true;
+        } else if let (true, Some((_, out))) = (output, sessions.last_mut()) {
             out.push(line.to_string());
         }
     }
