@@ -6,7 +6,15 @@ use std::io::{self, Read};
 
 use crate::batch::{Chunk, Chunks, Stats};
 
-use super::{invalid, MAX_RECORD_BYTES};
+/// The most bytes one record may take: a longer one (in CSV, most likely
+/// an unbalanced quote) stops the run with an error rather than fill the
+/// memory.
+pub const MAX_RECORD_BYTES: usize = 256 << 20;
+
+/// An input error: bad data, not a failed read.
+pub(super) fn invalid(message: String) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, message)
+}
 
 /// How the records of an input end.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]

@@ -30,7 +30,7 @@ use crate::matcher::{Matcher, MatcherBuilder, Scratch, Verdict};
 use crate::output::{push_csv_field, push_json_string, push_tsv_field};
 use crate::robots::Robots;
 use crate::usage::{Category, Usage, UsagePrefs};
-use chunks::{Framing, RecordChunks};
+use chunks::{invalid, Framing, RecordChunks};
 
 mod access_log;
 mod chunks;
@@ -44,10 +44,7 @@ mod warc_emit;
 pub use own::DEFAULT_OWN_CACHE_BYTES;
 use own::{OwnMatchers, OwnScratch};
 
-/// The most bytes one record may take: a longer one (in CSV, most likely
-/// an unbalanced quote) stops the run with an error rather than fill the
-/// memory.
-pub const MAX_RECORD_BYTES: usize = 256 << 20;
+pub use chunks::MAX_RECORD_BYTES;
 
 /// The format of the records.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -399,11 +396,6 @@ impl<'m> Records<'m> {
         out.push(b'\n');
         Ok(((index, width), out))
     }
-}
-
-/// An input error: bad data, not a failed read.
-fn invalid(message: String) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, message)
 }
 
 /// `line` without its `\n` or `\r\n`.

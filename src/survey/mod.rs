@@ -34,6 +34,7 @@ use crate::robots::{LineKind, Robots};
 use crate::rules::{GroupMatch, RuleSet};
 use crate::usage::{Usage, UsagePrefs};
 use budget::Budget;
+use prune::Pat;
 
 pub use budget::{
     scope_work, MAX_SCOPE_WORK, MIN_SCOPE_WORK, SCOPE_WORK_PER_BYTE,
@@ -353,15 +354,6 @@ fn is_unnamed(tokens: &Option<Vec<&[u8]>>, agent: &str) -> bool {
     tokens.as_ref().is_some_and(|t| {
         !t.iter().any(|tok| tok.eq_ignore_ascii_case(agent.as_bytes()))
     })
-}
-
-/// A pattern as a glob over path bytes.
-#[derive(Debug)]
-struct Pat {
-    /// `None` stands for `*`.
-    toks: Vec<Option<u8>>,
-    anchored: bool,
-    allow: bool,
 }
 
 /// The patterns of a rule set, in priority order, run side by side.

@@ -9,7 +9,16 @@
 use std::collections::HashMap;
 
 use super::budget::Budget;
-use super::Pat;
+
+/// A pattern as a glob over path bytes (defined here, below the proof
+/// that uses it, so that the survey's modules import downward only).
+#[derive(Debug)]
+pub(super) struct Pat {
+    /// `None` stands for `*`.
+    pub(super) toks: Vec<Option<u8>>,
+    pub(super) anchored: bool,
+    pub(super) allow: bool,
+}
 
 /// The places of the patterns in `pats` (in priority order) that an
 /// earlier pattern covers, by [`covers`], sorted; `rank` says which to try
