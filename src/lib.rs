@@ -113,7 +113,6 @@ mod swar;
 mod testing;
 mod url;
 mod usage;
-mod usage_index;
 
 pub use crate::agents::{
     ai_agent_tokens, ai_agents, ai_categories, AiAgent, AI_CATEGORIES,

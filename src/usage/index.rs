@@ -14,11 +14,11 @@
 use std::borrow::Cow;
 use std::cmp::Reverse;
 
+use super::prefs::{Category, Preference, UsageLine, UsagePrefs};
 use crate::dialect::Dialect;
 use crate::engine::{
     Engine, EngineScratch, Pattern, ScanEngine, Syntax, TrieEngine,
 };
-use crate::usage::{Category, Preference, UsageLine, UsagePrefs};
 
 /// The AIPREF categories, which Content-Usage lines state, in the order of
 /// [`PathIndex`]'s engines.
@@ -142,7 +142,7 @@ impl Ranked {
 
 #[cfg(test)]
 mod tests {
-    use crate::usage::{UsagePrefs, UsageSource};
+    use super::super::prefs::{UsagePrefs, UsageSource};
     use crate::{Dialect, Robots, Usage};
 
     /// The preferences as the lines give them tried one by one: those
