@@ -86,7 +86,7 @@ impl<'m> Records<'m> {
     /// fields; records without a target URI (`warcinfo`) get no verdict.
     /// With it, the WARC records with the verdict, each record's bytes as
     /// read (a gzip member holding one record copied as it is), and every
-    /// record without a target URI. A record over [`HOLD_BYTES`] is
+    /// record without a target URI. A record over 1 MiB is
     /// passed on as it is read (in a gzip member of its own, when the
     /// input is gzip-compressed), so memory stays bounded.
     ///
