@@ -218,7 +218,7 @@ fn emit_allowed(input: impl Read) -> (Vec<u8>, usize, Stats) {
 }
 
 // A kept record of 64 MiB (a 1 GiB one is measured by
-// scripts/hostile-bounds-warc) goes out in pieces as it is read, never
+// scripts/hostile-bounds warc_emit_long_record) goes out in pieces as it is read, never
 // held whole: the largest piece handed on is a few MiB at most.
 #[test]
 fn emit_passes_a_long_record_on_as_it_reads_it() {
