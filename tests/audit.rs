@@ -934,3 +934,60 @@ rbtest!(compressed_urls, |dir: Dir, _: TestCommand| {
         dir.command().args(["robots.txt", "bad.zst"]).assert_exit_code(2);
     assert!(String::from_utf8_lossy(&err.stderr).contains("bad.zst"));
 });
+
+// The agent flags mean the same in every subcommand: `check` and `crawl`
+// take agents separated by commas, `--agents ai:CATEGORY` and
+// `--agents-file`, as the default command does.
+rbtest!(agent_flags_are_shared, |dir: Dir, _: TestCommand| {
+    // check: a line per agent and URL, agent by agent, the agent named.
+    let out = dir
+        .command()
+        .args(["check", "-a", "GPTBot,Googlebot", "robots.txt"])
+        .args(["/press/x", "/cart/"])
+        .assert_exit_code(1);
+    eqnice!(
+        "allowed    GPTBot    /press/x\n\
+         disallowed GPTBot    /cart/\n\
+         allowed    Googlebot /press/x\n\
+         disallowed Googlebot /cart/\n",
+        String::from_utf8(out.stdout).unwrap()
+    );
+    let got = dir
+        .command()
+        .args(["check", "--agents", "ai:data-scrapers", "robots.txt", "/"])
+        .assert_exit_code(1);
+    let got = String::from_utf8(got.stdout).unwrap();
+    assert!(got.contains("disallowed GPTBot "), "{got}");
+    assert!(got.lines().count() > 10, "{got}");
+    dir.create("agents.txt", "# crawlers\nGPTBot\n\nCCBot\n");
+    let got = dir
+        .command()
+        .args(["check", "--agents-file", "agents.txt", "robots.txt", "/"])
+        .assert_exit_code(1);
+    let agents: Vec<&str> = std::str::from_utf8(&got.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.split_whitespace().nth(1).unwrap())
+        .collect();
+    assert_eq!(agents, ["GPTBot", "CCBot"]);
+
+    // crawl: the same flags, the agents in the same order.
+    dir.create_dir("robots");
+    dir.create("robots/www.example.com.txt", crate::util::EXAMPLE_ROBOTS);
+    dir.create("log.txt", "https://www.example.com/cart/\n");
+    let got = dir
+        .command()
+        .args(["crawl", "--robots-dir", "robots", "-a", "Googlebot"])
+        .args(["--agents-file", "agents.txt", "--agents", "ai:data-scrapers"])
+        .arg("log.txt")
+        .stdout();
+    let agents: Vec<&str> =
+        got.lines().skip(1).map(|l| l.split(',').nth(1).unwrap()).collect();
+    assert_eq!(agents[..3], ["Googlebot", "GPTBot", "CCBot"], "{got}");
+    let scrapers = robots_batch::ai_agent_tokens(Some("data-scrapers"))
+        .unwrap()
+        .into_iter()
+        .filter(|t| !["gptbot", "ccbot"].contains(&&*t.to_ascii_lowercase()))
+        .count();
+    assert_eq!(agents.len(), 3 + scrapers, "{got}");
+});

@@ -45,7 +45,7 @@ EXIT CODES:
   none was, 2 on error.
 
 SUBCOMMANDS:
-  robots-batch check [-a AGENT] [--dialect D] [--explain] ROBOTS URL...
+  robots-batch check [-a AGENT,...] [--agents ai] [--explain] ROBOTS URL...
      the verdicts of a few URLs; exit 0 when all are allowed, 1 when any is
      disallowed; `check --spec-test ROBOTS URL AGENT` is the argument order
      of Google's robotstxt-spec-test runner (see `robots-batch check -h`)
@@ -101,54 +101,8 @@ pub struct Args {
     #[arg(value_name = "URLS")]
     pub urls: PathBuf,
 
-    /// The crawler's product token [default: *]; repeat it, or separate
-    /// agents with commas, to judge several agents in one pass.
-    ///
-    /// Groups naming it apply (compared case-insensitively); without one, or
-    /// with the default `*`, only the `*` groups apply. An agent that is not
-    /// a valid product token (letters, `-` and `_`) is used as given, with a
-    /// warning naming the token it could mean (`FooBot/1.0` means
-    /// `FooBot`). An empty agent names no group: only the `*` groups apply,
-    /// with a warning. With several agents (from
-    /// -a, --agents-file and --agents together, in that order, duplicates
-    /// dropped), each URL is read and its path extracted once, and the
-    /// output has a column per agent (see --layout).
-    #[arg(
-        short,
-        long,
-        value_name = "AGENT",
-        value_delimiter = ',',
-        action = clap::ArgAction::Append,
-    )]
-    pub agent: Vec<String>,
-
-    /// Also judge the agents listed in FILE, one per line.
-    ///
-    /// Lines are trimmed; empty lines and lines starting with `#` are
-    /// skipped. `-` reads standard input.
-    #[arg(long, value_name = "FILE")]
-    pub agents_file: Option<PathBuf>,
-
-    /// Also judge a built-in list of agents: `ai`, the AI crawlers of
-    /// ai.robots.txt's list, or `ai:CATEGORY`, those of one category
-    /// (data-scrapers, data-providers, search-crawlers, assistants, agents,
-    /// coding-agents, undocumented, other); repeat it or separate lists
-    /// with commas.
-    ///
-    /// `robots-batch agents` prints the list (GPTBot, ClaudeBot, CCBot,
-    /// Google-Extended, ...: name, token judged, category, operator) and
-    /// `robots-batch agents --categories` the categories. Names that are
-    /// not product tokens are judged by their leading token (`Kangaroo Bot`
-    /// as `Kangaroo`) or, where that is another word (`AI2Bot`, read as
-    /// `AI`), left out.
-    #[arg(
-        long,
-        value_name = "LIST",
-        value_delimiter = ',',
-        value_parser = parse_agent_list,
-        action = clap::ArgAction::Append
-    )]
-    pub agents: Vec<AgentList>,
+    #[command(flatten)]
+    pub agents: super::AgentArgs,
 
     /// How several agents are laid out: wide or long.
     ///

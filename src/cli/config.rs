@@ -125,7 +125,7 @@ impl Config {
         let paths = [Some(&args.robots), Some(&args.urls)];
         let stdin = paths
             .into_iter()
-            .chain([args.agents_file.as_ref()])
+            .chain([args.agents.agents_file.as_ref()])
             .filter(|path| path.is_some_and(|p| p.as_os_str() == "-"))
             .count();
         if stdin > 1 {
@@ -157,9 +157,7 @@ impl Config {
             explain: args.explain,
             usage: args.usage,
             table_flags: args.format.is_some() || args.layout.is_some(),
-            agent_flags: !args.agent.is_empty()
-                || !args.agents.is_empty()
-                || args.agents_file.is_some(),
+            agent_flags: args.agents.given(),
             robots: robots.clone(),
             dialect: args.dialect,
             builder: builder.clone(),
@@ -267,7 +265,7 @@ impl Config {
 /// `--agents`, each once (compared case-insensitively, as groups are); `*`
 /// when none is given.
 fn agents(args: &Args) -> anyhow::Result<Vec<String>> {
-    resolve_agents(&args.agent, args.agents_file.as_deref(), &args.agents)
+    args.agents.resolve()
 }
 
 /// The agents of `-a`, `--agents-file` and `--agents`, as [`agents`] says,

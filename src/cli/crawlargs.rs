@@ -107,16 +107,8 @@ pub struct CrawlArgs {
     #[command(flatten)]
     pub sources: SourceArgs,
 
-    /// The crawler's product token [default: *]; repeat it or separate
-    /// agents with commas for several.
-    #[arg(
-        short,
-        long,
-        value_name = "AGENT",
-        value_delimiter = ',',
-        action = clap::ArgAction::Append
-    )]
-    pub agent: Vec<String>,
+    #[command(flatten)]
+    pub agents: super::AgentArgs,
 
     /// How to read each robots.txt: rfc9309, google, draft1996 or
     /// orig1994.

@@ -8,6 +8,7 @@ use clap::Parser;
 
 #[macro_use]
 mod messages;
+mod agentargs;
 pub mod args;
 mod config;
 mod crawlargs;
@@ -17,10 +18,11 @@ mod sigbus;
 mod subargs;
 mod surveyargs;
 
+pub use self::agentargs::AgentArgs;
 pub use self::args::{Args, ProgressWhen, StatsFormat};
 pub use self::config::{
-    no_empty_among_several, open_output, output_compression, read_robots,
-    resolve_agents, warn_agent, warn_not_robots_txt, Config, Input, Output,
+    open_output, output_compression, read_robots, resolve_agents, warn_agent,
+    warn_not_robots_txt, Config, Input, Output,
 };
 pub use self::crawlargs::{CrawlArgs, MissingArg, SourceArgs};
 pub use self::generate::{generate, GenerateArgs};

@@ -15,6 +15,9 @@ OUTPUT:
   URL: `train-ai=..., search=..., ai-input=...`, each `allowed`,
   `disallowed` or `unknown` (a disallowed URL has none); with --explain too,
   the reason names the line that decided each known preference.
+  With several agents (-a repeated or separated by commas, --agents-file,
+  --agents ai), one line per agent and URL, agent by agent, the agent
+  between the verdict and the URL.
 
 EXIT CODES:
   0  every URL is allowed
@@ -34,6 +37,7 @@ EXAMPLES:
   robots-batch check robots.txt https://example.com/private/x
   robots-batch check -a GPTBot --explain robots.txt /press/ /cart/
   robots-batch check -a GPTBot --usage --explain robots.txt /press/
+  robots-batch check --agents ai:data-scrapers robots.txt /press/
   robots-batch check --spec-test robots.txt https://example.com/x FooBot";
 
 /// `robots-batch check`: the verdicts of a few URLs given as arguments.
@@ -57,9 +61,8 @@ pub struct CheckArgs {
     #[arg(value_name = "URL", required = true)]
     pub urls: Vec<String>,
 
-    /// The crawler's product token [default: *].
-    #[arg(short, long, value_name = "AGENT")]
-    pub agent: Option<String>,
+    #[command(flatten)]
+    pub agents: super::AgentArgs,
 
     /// How to read the robots.txt: rfc9309, google, draft1996 or orig1994.
     #[arg(long, value_name = "DIALECT", default_value_t = Dialect::Rfc9309)]
@@ -76,7 +79,7 @@ pub struct CheckArgs {
 
     /// Take the arguments as Google's robotstxt-spec-test runner gives
     /// them: ROBOTS URL AGENT.
-    #[arg(long, conflicts_with = "agent")]
+    #[arg(long, conflicts_with_all = ["agent", "agents_file", "lists"])]
     pub spec_test: bool,
 
     /// Parse only the first BYTES bytes of the robots.txt; 0 means no limit.

@@ -1,12 +1,10 @@
 //! The flags of `robots-batch survey`: one row per site and agent over many
 //! robots.txt files, as clap sees them.
 
-use std::path::PathBuf;
-
 use clap::Parser;
 use robots_batch::Dialect;
 
-use super::args::{AgentList, FormatArg};
+use super::args::FormatArg;
 use super::crawlargs::{PolicyArgs, SourceArgs};
 
 const SURVEY_AFTER_HELP: &str = "\
@@ -64,32 +62,8 @@ pub struct SurveyArgs {
     #[command(flatten)]
     pub sources: SourceArgs,
 
-    /// The agent's product token [default: *]; repeat it or separate
-    /// agents with commas for several.
-    #[arg(
-        short,
-        long,
-        value_name = "AGENT",
-        value_delimiter = ',',
-        action = clap::ArgAction::Append
-    )]
-    pub agent: Vec<String>,
-
-    /// Also survey the agents listed in FILE, one per line (`#` starts a
-    /// comment line).
-    #[arg(long, value_name = "FILE")]
-    pub agents_file: Option<PathBuf>,
-
-    /// Also survey a built-in list: `ai` or `ai:CATEGORY` (see
-    /// `robots-batch agents`).
-    #[arg(
-        long,
-        value_name = "LIST",
-        value_delimiter = ',',
-        value_parser = super::args::parse_agent_list,
-        action = clap::ArgAction::Append
-    )]
-    pub agents: Vec<AgentList>,
+    #[command(flatten)]
+    pub agents: super::AgentArgs,
 
     /// How to read each robots.txt: rfc9309, google, draft1996 or
     /// orig1994.

@@ -117,16 +117,9 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     let fetches = batch.install(|| {
         read_fetches(&args.sources, args.policy.max_robots_bytes, None)
     })?;
-    crate::cli::no_empty_among_several(&args.agent)?;
-    let mut agents: Vec<String> = vec![];
-    for agent in &args.agent {
-        if !agents.contains(agent) {
-            crate::cli::warn_agent(agent, args.dialect);
-            agents.push(agent.clone());
-        }
-    }
-    if agents.is_empty() {
-        agents.push("*".to_string());
+    let agents = args.agents.resolve()?;
+    for agent in &agents {
+        crate::cli::warn_agent(agent, args.dialect);
     }
     let on_missing = match args.on_missing {
         MissingArg::Allow => Some(Assume::Allow),

@@ -18,7 +18,7 @@ use robots_batch::{Category, Preference, UsagePrefs};
 
 use super::crawl::read_fetches;
 use crate::cli::args::FormatArg;
-use crate::cli::{resolve_agents, warn_agent, SurveyArgs};
+use crate::cli::{warn_agent, SurveyArgs};
 
 /// Sites surveyed at a time: their rows are rendered in parallel and
 /// written in order, so that memory stays bounded however many sites and
@@ -40,7 +40,7 @@ pub fn run(args: SurveyArgs) -> anyhow::Result<ExitCode> {
         .sources
         .robots_index
         .iter()
-        .chain(args.agents_file.as_ref())
+        .chain(args.agents.agents_file.as_ref())
         .filter(|path| path.as_os_str() == "-")
         .count();
     if stdin > 1 {
@@ -60,11 +60,7 @@ pub fn run(args: SurveyArgs) -> anyhow::Result<ExitCode> {
     for s in &skipped {
         message!("{}: skipped: {}", s.path.display(), s.why);
     }
-    let agents = resolve_agents(
-        &args.agent,
-        args.agents_file.as_deref(),
-        &args.agents,
-    )?;
+    let agents = args.agents.resolve()?;
     for agent in &agents {
         warn_agent(agent, args.dialect);
     }
