@@ -2,9 +2,10 @@
 //! flattened into every subcommand that judges agents, so that each means
 //! the same thing everywhere.
 
-use std::path::PathBuf;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
 
-use super::args::{parse_agent_list, AgentList};
+use anyhow::Context;
 
 /// Which agents to judge.
 #[derive(Debug, clap::Args)]
@@ -66,13 +67,108 @@ impl AgentArgs {
             || !self.lists.is_empty()
     }
 
-    /// The agents to judge, as [`resolve_agents`](super::resolve_agents)
+    /// The agents to judge, as [`resolve_agents`]
     /// says: `*` when none is given.
     pub fn resolve(&self) -> anyhow::Result<Vec<String>> {
-        super::resolve_agents(
-            &self.agent,
-            self.agents_file.as_deref(),
-            &self.lists,
-        )
+        resolve_agents(&self.agent, self.agents_file.as_deref(), &self.lists)
     }
+}
+
+/// A built-in agent list: `ai`, or `ai:CATEGORY`.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct AgentList {
+    /// The category, or `None` for the whole list.
+    pub category: Option<String>,
+}
+
+impl AgentList {
+    /// The list's product tokens.
+    pub fn tokens(&self) -> Vec<&'static str> {
+        robots_batch::ai_agent_tokens(self.category.as_deref())
+            .unwrap_or_default()
+    }
+}
+
+/// `ai` or `ai:CATEGORY`, with a category of the embedded list.
+pub fn parse_agent_list(text: &str) -> Result<AgentList, String> {
+    let category = match text.strip_prefix("ai") {
+        Some("") => None,
+        Some(rest) if rest.starts_with(':') => Some(rest[1..].to_string()),
+        _ => {
+            return Err(format!(
+                "unknown agent list {text:?}: `ai` or `ai:CATEGORY`"
+            ))
+        }
+    };
+    let Some(category) = category else {
+        return Ok(AgentList { category: None });
+    };
+    // The category as listed, whatever the case it was given in.
+    let Some(&(known, _)) = robots_batch::AI_CATEGORIES
+        .iter()
+        .find(|(c, _)| c.eq_ignore_ascii_case(&category))
+    else {
+        let valid: Vec<&str> =
+            robots_batch::AI_CATEGORIES.iter().map(|(c, _)| *c).collect();
+        return Err(format!(
+            "no category {text:?} in the AI crawler list: the categories \
+             are {} (see `robots-batch agents --categories`)",
+            valid.join(", ")
+        ));
+    };
+    Ok(AgentList { category: Some(known.to_string()) })
+}
+
+/// The agents of `-a`, `--agents-file` and `--agents`, as the
+/// default command reads them,
+/// for every command that takes the three.
+pub fn resolve_agents(
+    agent: &[String],
+    agents_file: Option<&Path>,
+    lists: &[AgentList],
+) -> anyhow::Result<Vec<String>> {
+    let mut agents: Vec<String> = agent.to_vec();
+    if let Some(path) = agents_file {
+        let bytes = if path.as_os_str() == "-" {
+            let mut bytes = vec![];
+            io::stdin().read_to_end(&mut bytes).map(|_| bytes)
+        } else {
+            std::fs::read(path)
+        }
+        .with_context(|| format!("failed to read {}", path.display()))?;
+        let text = String::from_utf8(bytes).map_err(|_| {
+            anyhow::anyhow!("{}: agents file is not UTF-8", path.display())
+        })?;
+        for line in text.lines() {
+            let agent = line.trim();
+            if !agent.is_empty() && !agent.starts_with('#') {
+                agents.push(agent.to_string());
+            }
+        }
+    }
+    for list in lists {
+        agents.extend(list.tokens().into_iter().map(str::to_string));
+    }
+    let mut seen = std::collections::HashSet::new();
+    agents.retain(|a| seen.insert(a.to_ascii_lowercase()));
+    no_empty_among_several(&agents)?;
+    if agents.is_empty() {
+        if let Some(path) = agents_file {
+            anyhow::bail!("no agent in {} (one per line)", path.display());
+        }
+        agents.push("*".to_string());
+    }
+    Ok(agents)
+}
+
+/// An empty agent is meaningful alone (`-a ''`: only the `*` groups); among
+/// several it is a stray comma (`-a GPTBot,`), and an error.
+pub fn no_empty_among_several(agents: &[String]) -> anyhow::Result<()> {
+    if agents.len() > 1 && agents.iter().any(|a| a.is_empty()) {
+        anyhow::bail!(
+            "an empty agent among several (a stray comma?); give -a '' \
+             alone to judge the empty agent"
+        );
+    }
+    Ok(())
 }

@@ -257,51 +257,6 @@ pub struct Args {
     pub chunk_size: Option<usize>,
 }
 
-/// A built-in agent list: `ai`, or `ai:CATEGORY`.
-#[derive(Clone, Debug, Eq, PartialEq)]
-pub struct AgentList {
-    /// The category, or `None` for the whole list.
-    pub category: Option<String>,
-}
-
-impl AgentList {
-    /// The list's product tokens.
-    pub fn tokens(&self) -> Vec<&'static str> {
-        robots_batch::ai_agent_tokens(self.category.as_deref())
-            .unwrap_or_default()
-    }
-}
-
-/// `ai` or `ai:CATEGORY`, with a category of the embedded list.
-pub fn parse_agent_list(text: &str) -> Result<AgentList, String> {
-    let category = match text.strip_prefix("ai") {
-        Some("") => None,
-        Some(rest) if rest.starts_with(':') => Some(rest[1..].to_string()),
-        _ => {
-            return Err(format!(
-                "unknown agent list {text:?}: `ai` or `ai:CATEGORY`"
-            ))
-        }
-    };
-    let Some(category) = category else {
-        return Ok(AgentList { category: None });
-    };
-    // The category as listed, whatever the case it was given in.
-    let Some(&(known, _)) = robots_batch::AI_CATEGORIES
-        .iter()
-        .find(|(c, _)| c.eq_ignore_ascii_case(&category))
-    else {
-        let valid: Vec<&str> =
-            robots_batch::AI_CATEGORIES.iter().map(|(c, _)| *c).collect();
-        return Err(format!(
-            "no category {text:?} in the AI crawler list: the categories \
-             are {} (see `robots-batch agents --categories`)",
-            valid.join(", ")
-        ));
-    };
-    Ok(AgentList { category: Some(known.to_string()) })
-}
-
 /// What URLS holds, and where a record's URL is: the flags the default
 /// command and `crawl` share.
 #[derive(Debug, clap::Args)]

@@ -12,8 +12,8 @@ use robots_batch::{
 };
 
 use crate::cli::args::{
-    AgentList, CompressArg, EmitArg, FormatArg, InputFormatArg, LayoutArg,
-    ProgressWhen, StatsFormat,
+    CompressArg, EmitArg, FormatArg, InputFormatArg, LayoutArg, ProgressWhen,
+    StatsFormat,
 };
 use crate::cli::input::{read_head, Compression};
 use crate::cli::Args;
@@ -268,47 +268,6 @@ fn agents(args: &Args) -> anyhow::Result<Vec<String>> {
     args.agents.resolve()
 }
 
-/// The agents of `-a`, `--agents-file` and `--agents`, as [`agents`] says,
-/// for every command that takes the three.
-pub fn resolve_agents(
-    agent: &[String],
-    agents_file: Option<&Path>,
-    lists: &[AgentList],
-) -> anyhow::Result<Vec<String>> {
-    let mut agents: Vec<String> = agent.to_vec();
-    if let Some(path) = agents_file {
-        let bytes = if path.as_os_str() == "-" {
-            let mut bytes = vec![];
-            io::stdin().read_to_end(&mut bytes).map(|_| bytes)
-        } else {
-            std::fs::read(path)
-        }
-        .with_context(|| format!("failed to read {}", path.display()))?;
-        let text = String::from_utf8(bytes).map_err(|_| {
-            anyhow::anyhow!("{}: agents file is not UTF-8", path.display())
-        })?;
-        for line in text.lines() {
-            let agent = line.trim();
-            if !agent.is_empty() && !agent.starts_with('#') {
-                agents.push(agent.to_string());
-            }
-        }
-    }
-    for list in lists {
-        agents.extend(list.tokens().into_iter().map(str::to_string));
-    }
-    let mut seen = std::collections::HashSet::new();
-    agents.retain(|a| seen.insert(a.to_ascii_lowercase()));
-    no_empty_among_several(&agents)?;
-    if agents.is_empty() {
-        if let Some(path) = agents_file {
-            anyhow::bail!("no agent in {} (one per line)", path.display());
-        }
-        agents.push("*".to_string());
-    }
-    Ok(agents)
-}
-
 /// Reads and parses the robots.txt at `path` (`-`: standard input),
 /// decompressing gzip and zstd as URL inputs are, and holding no more than
 /// `limit` bytes of it (0: no limit).
@@ -415,18 +374,6 @@ fn compressed(
                 .auto_finish(),
         ),
     })
-}
-
-/// An empty agent is meaningful alone (`-a ''`: only the `*` groups); among
-/// several it is a stray comma (`-a GPTBot,`), and an error.
-pub fn no_empty_among_several(agents: &[String]) -> anyhow::Result<()> {
-    if agents.len() > 1 && agents.iter().any(|a| a.is_empty()) {
-        anyhow::bail!(
-            "an empty agent among several (a stray comma?); give -a '' \
-             alone to judge the empty agent"
-        );
-    }
-    Ok(())
 }
 
 /// Warns about an agent that is empty or cannot match a group by name as

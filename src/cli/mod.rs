@@ -21,7 +21,7 @@ mod surveyargs;
 pub use self::agentargs::AgentArgs;
 pub use self::args::{Args, ProgressWhen, StatsFormat};
 pub use self::config::{
-    open_output, output_compression, read_robots, resolve_agents, warn_agent,
+    open_output, output_compression, read_robots, warn_agent,
     warn_not_robots_txt, Config, Input, Output,
 };
 pub use self::crawlargs::{CrawlArgs, MissingArg, SourceArgs};

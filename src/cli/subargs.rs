@@ -195,9 +195,9 @@ pub struct AgentsArgs {
     #[arg(
         value_name = "LIST",
         default_value = "ai",
-        value_parser = super::args::parse_agent_list
+        value_parser = super::agentargs::parse_agent_list
     )]
-    pub list: super::args::AgentList,
+    pub list: super::agentargs::AgentList,
 
     /// Print the categories and how many entries each has.
     #[arg(long)]
