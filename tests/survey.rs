@@ -359,3 +359,28 @@ rbtest!(survey_beaten_wildcard_allows, |dir: Dir, mut cmd: TestCommand| {
         String::from_utf8(out.stdout).unwrap()
     );
 });
+
+// `survey FILE...`: robots.txt files given by name, each the site its name
+// gives (`<host>.txt`, else the name as it is), beside the other sources;
+// nothing at all to survey is an error.
+rbtest!(survey_files_given_by_name, |dir: Dir, _: TestCommand| {
+    dir.create("all.txt", "User-agent: *\nDisallow: /\n");
+    dir.create_dir("robots");
+    dir.create("robots/a.example.txt", "User-agent: *\nAllow: /\n");
+    let got = dir
+        .command()
+        .args(["survey", "-a", "GPTBot", "all.txt", "robots.txt"])
+        .args(["--robots-dir", "robots"])
+        .stdout();
+    eqnice!(
+        "site,agent,fetch,group,scope,rules,note\n\
+         a.example,GPTBot,ok,star,none,1,\n\
+         all.txt,GPTBot,ok,star,full,1,\n\
+         robots.txt,GPTBot,ok,named,partial,2,\n",
+        got
+    );
+    let err = dir.command().args(["survey", "-a", "GPTBot"]).assert_error();
+    assert!(err.contains("nothing to survey"), "{err}");
+    let err = dir.command().args(["survey", "nope.txt"]).assert_error();
+    assert!(err.contains("nope.txt"), "{err}");
+});

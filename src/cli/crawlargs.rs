@@ -192,7 +192,9 @@ pub struct CrawlArgs {
 
 /// Where the robots.txt files of `crawl` and `survey` come from.
 #[derive(Debug, clap::Args)]
-#[group(id = "sources", required = true, multiple = true)]
+// Not required by clap: `survey` takes robots.txt files instead; each
+// command says when it has no source at all.
+#[group(id = "sources", multiple = true)]
 pub struct SourceArgs {
     /// A directory of `<host>.txt` robots.txt files.
     #[arg(long, value_name = "DIR")]
@@ -206,6 +208,15 @@ pub struct SourceArgs {
     /// A WARC file of robots.txt responses (.warc or .warc.gz).
     #[arg(long, value_name = "FILE")]
     pub robots_warc: Vec<PathBuf>,
+}
+
+impl SourceArgs {
+    /// Whether any source was given.
+    pub fn any(&self) -> bool {
+        !self.robots_dir.is_empty()
+            || !self.robots_index.is_empty()
+            || !self.robots_warc.is_empty()
+    }
 }
 
 /// How `crawl` and `survey` read a fetch that gave no robots.txt, and how

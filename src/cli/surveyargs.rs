@@ -9,8 +9,10 @@ use super::crawlargs::{PolicyArgs, SourceArgs};
 
 const SURVEY_AFTER_HELP: &str = "\
 SOURCES AND FETCH RESULTS:
-  As in `robots-batch crawl` (see its --help): --robots-dir, --robots-index
-  and --robots-warc, combined; a fetch that gave no robots.txt counts as
+  robots.txt files given by name (`<host>.txt` names its host, any other
+  name is the site's name as it is), and as in `robots-batch crawl` (see
+  its --help): --robots-dir, --robots-index and --robots-warc, combined; a
+  fetch that gave no robots.txt counts as
   --on-4xx, --on-401-403 and --on-5xx say. A site is an origin of an index
   or WARC file, or a host of a directory. Directory entries that are not
   <host>.txt files are reported on standard error, one line each, and
@@ -42,6 +44,7 @@ OUTPUT:
 
 EXAMPLES:
   robots-batch survey --robots-dir robots/ --agents ai > survey.csv
+  robots-batch survey --agents ai robots.txt
   robots-batch survey --robots-dir robots/ -a GPTBot --summary
   robots-batch survey --robots-warc CC-MAIN-robotstxt.warc.gz --agents ai:data-scrapers";
 
@@ -59,6 +62,12 @@ EXAMPLES:
     max_term_width = 100
 )]
 pub struct SurveyArgs {
+    /// robots.txt files, each the robots.txt of the site its name gives:
+    /// `<host>.txt` as in --robots-dir, any other name (`robots.txt`) the
+    /// site's name as it is; with or instead of the sources below.
+    #[arg(value_name = "ROBOTS")]
+    pub files: Vec<std::path::PathBuf>,
+
     #[command(flatten)]
     pub sources: SourceArgs,
 

@@ -95,6 +95,12 @@ fn in_flight_bytes(urls: &Path) -> usize {
 /// Reads the fetches, then judges every line of the input.
 pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
+    if !args.sources.any() {
+        anyhow::bail!(
+            "no robots.txt source: give --robots-dir, --robots-index or \
+             --robots-warc (see robots-batch crawl -h)"
+        );
+    }
     let stdin = std::iter::once(&args.urls)
         .chain(&args.sources.robots_index)
         .filter(|path| path.as_os_str() == "-")

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use rayon::prelude::*;
-use robots_batch::crawl::CrawlJudge;
+use robots_batch::crawl::{CrawlJudge, Fetch};
 use robots_batch::survey::{
     survey, usage_at_root, AgentScope, GroupKind, Scope,
 };
@@ -54,9 +54,21 @@ pub fn run(args: SurveyArgs) -> anyhow::Result<ExitCode> {
     let batch = batch.build().context("failed to start worker threads")?;
     let max_bytes = args.policy.max_robots_bytes;
     let mut skipped = vec![];
-    let fetches = batch.install(|| {
+    if args.files.is_empty() && !args.sources.any() {
+        anyhow::bail!(
+            "nothing to survey: give robots.txt files, or --robots-dir, \
+             --robots-index or --robots-warc (see robots-batch survey -h)"
+        );
+    }
+    let mut fetches = batch.install(|| {
         read_fetches(&args.sources, max_bytes, Some(&mut skipped))
     })?;
+    for path in &args.files {
+        let body = std::fs::read(path)
+            .with_context(|| format!("failed to read {}", path.display()))?;
+        let fetch = Fetch { status: 200, body, location: None, date: None };
+        fetches.insert_host(&site_of(path), fetch);
+    }
     for s in &skipped {
         message!("{}: skipped: {}", s.path.display(), s.why);
     }
@@ -337,5 +349,19 @@ impl Summary {
             }
         }
         out
+    }
+}
+
+/// The site a robots.txt file given by name stands for: `<host>.txt`
+/// names its host, as in a --robots-dir; any other name is the site's
+/// name as it is (`robots.txt`).
+fn site_of(path: &std::path::Path) -> String {
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    match name.strip_suffix(".txt") {
+        Some(host) if host.contains('.') => host.to_string(),
+        _ => name,
     }
 }
