@@ -996,7 +996,12 @@ rbtest!(dash_is_standard_input, |dir: Dir, _: TestCommand| {
         .command()
         .args(["crawl", "--robots-index", "-", "-"])
         .assert_error();
-    assert!(err.contains("only one of URLS and the --robots-index"), "{err}");
+    assert!(err.contains("only one of URLS, --agents-file and"), "{err}");
+    let err = dir
+        .command()
+        .args(["crawl", "--robots-dir", ".", "--agents-file", "-", "-"])
+        .assert_error();
+    assert!(err.contains("only one of URLS, --agents-file and"), "{err}");
     for args in [
         &["-", "-"][..],
         &["--agents-file", "-", "-", "urls.txt"],

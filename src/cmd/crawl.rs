@@ -103,12 +103,13 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     }
     let stdin = std::iter::once(&args.urls)
         .chain(&args.sources.robots_index)
+        .chain(args.agents.agents_file.as_ref())
         .filter(|path| path.as_os_str() == "-")
         .count();
     if stdin > 1 {
         anyhow::bail!(
-            "only one of URLS and the --robots-index files can be standard \
-             input (-)"
+            "only one of URLS, --agents-file and the --robots-index files \
+             can be standard input (-)"
         );
     }
     let mut batch = BatchBuilder::new();
