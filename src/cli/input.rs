@@ -39,6 +39,24 @@ impl Compression {
     }
 }
 
+/// The first bytes of an input from its first raw bytes `raw`, decompressed
+/// when `compression` says so (as many as a partial stream gives), at most
+/// `max`: what the sniffing of formats and hints looks at.
+pub fn decoded_head(
+    raw: &[u8],
+    compression: Option<Compression>,
+    max: usize,
+) -> Vec<u8> {
+    let Some(c) = compression else {
+        return raw[..raw.len().min(max)].to_vec();
+    };
+    let Ok(dec) = c.decoder(raw) else { return vec![] };
+    let mut head = vec![];
+    // A stream cut short (as `raw` is) ends in an error: keep what came.
+    let _ = dec.take(max as u64).read_to_end(&mut head);
+    head
+}
+
 /// Reads up to `buf.len()` bytes, fewer only at the end of the input.
 pub fn read_head<R: Read + ?Sized>(
     rdr: &mut R,

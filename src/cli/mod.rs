@@ -26,7 +26,7 @@ pub use self::config::{
 };
 pub use self::crawlargs::{CrawlArgs, MissingArg, SourceArgs};
 pub use self::generate::{generate, GenerateArgs};
-pub use self::input::{read_head, Compression};
+pub use self::input::{decoded_head, read_head, Compression};
 pub use self::messages::{message_line, message_line_raw};
 pub use self::sigbus::exit_on_sigbus;
 pub use self::subargs::{AgentsArgs, CheckArgs, LintArgs, LintFormat};

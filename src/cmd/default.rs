@@ -20,10 +20,10 @@ use robots_batch::{
     TallyRender, MAX_LINE_BYTES,
 };
 
-use super::hints::{text_head, HINT_BYTES};
+use super::hints::HINT_BYTES;
 use crate::cli::{
-    open_output, output_compression, read_head, Compression, Config, Input,
-    Output, ProgressWhen, StatsFormat,
+    decoded_head, open_output, output_compression, read_head, Compression,
+    Config, Input, Output, ProgressWhen, StatsFormat,
 };
 
 /// Prints the verdicts of every line of the input; `read` are the first
@@ -278,7 +278,7 @@ impl<'a> Source<'a> {
         }
         let robots_txt =
             compression.is_none() && sniff::looks_like_robots_txt(&head[..n]);
-        let head = text_head(&head[..n], compression);
+        let head = decoded_head(&head[..n], compression, HINT_BYTES);
         Ok(Source { batch, compression, robots_txt, head, urls })
     }
 

@@ -2,11 +2,7 @@
 //! something else: an access log or CSV (each whole line would be judged
 //! as a URL), or a crawl log of many hosts judged by one robots.txt.
 
-use std::io::Read;
-
 use robots_batch::sniff;
-
-use crate::cli::Compression;
 
 /// How many leading bytes (decompressed) the hints look at: enough lines
 /// to see a crawl log's many hosts.
@@ -15,29 +11,6 @@ pub(crate) const HINT_BYTES: usize = 16 << 10;
 /// Among the URLs of the first [`HINT_BYTES`], this many hosts or more
 /// hint at a crawl log: a site's own URL list names a few (`www.`, `cdn.`).
 pub(crate) const MANY_HOSTS: usize = 20;
-
-/// The first bytes of the input from its first raw bytes `raw`,
-/// decompressed when `compression` says so (as many as a partial stream
-/// gives), at most [`HINT_BYTES`].
-pub(crate) fn text_head(
-    raw: &[u8],
-    compression: Option<Compression>,
-) -> Vec<u8> {
-    let Some(c) = compression else {
-        return raw[..raw.len().min(HINT_BYTES)].to_vec();
-    };
-    let Ok(mut dec) = c.decoder(raw) else { return vec![] };
-    let mut head = vec![0u8; HINT_BYTES];
-    let mut n = 0;
-    while n < head.len() {
-        match dec.read(&mut head[n..]) {
-            Ok(0) | Err(_) => break,
-            Ok(k) => n += k,
-        }
-    }
-    head.truncate(n);
-    head
-}
 
 /// Says on standard error what `head`, the first bytes of the input
 /// `name` read as lines of URLs, looks like when it looks like records; or

@@ -15,8 +15,8 @@ use robots_batch::{sniff, Batch, Counts, Stats, Usage};
 use super::default::{count_table, print_stats, run_error};
 use crate::cli::args::{CompressArg, InputFormatArg};
 use crate::cli::{
-    open_output, output_compression, read_head, Compression, Config, Input,
-    Output, StatsFormat,
+    decoded_head, open_output, output_compression, read_head, Compression,
+    Config, Input, Output, StatsFormat,
 };
 
 /// The default command: the input's format found (or given), lines of
@@ -131,7 +131,7 @@ fn detect(
     }
     .with_context(|| format!("failed to read {name}"))?;
     raw.truncate(n);
-    let head = decoded_head(&raw);
+    let head = decoded_head(&raw, Compression::sniff(&raw), DETECT_BYTES);
     let text = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&head);
     let text = text.trim_ascii_start();
     let format = if text.starts_with(b"WARC/1.") {
@@ -149,23 +149,6 @@ fn detect(
         Input::Path(_) => vec![],
     };
     Ok((format, read, head))
-}
-
-/// The first bytes of `raw` once decompressed (as many as a partial
-/// stream gives).
-fn decoded_head(raw: &[u8]) -> Vec<u8> {
-    let Some(c) = Compression::sniff(raw) else { return raw.to_vec() };
-    let Ok(mut dec) = c.decoder(raw) else { return vec![] };
-    let mut head = vec![0u8; 4096];
-    let mut n = 0;
-    while n < head.len() {
-        match dec.read(&mut head[n..]) {
-            Ok(0) | Err(_) => break,
-            Ok(k) => n += k,
-        }
-    }
-    head.truncate(n);
-    head
 }
 
 /// Runs the records of the input, of `format`; `read` are the first
