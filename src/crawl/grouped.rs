@@ -2,9 +2,10 @@
 //! crawl log's chunk (and a Python batch) is judged, so that URLs of one
 //! origin are judged together even when the input mixes hosts.
 
-use super::judge::{CrawlJudge, CrawlScratch, CrawlVerdict, Located, Run};
+use super::judge::{CrawlJudge, CrawlScratch, Located, Run};
 use super::origin::{raw_authority, same_authority};
 use super::remembered::Remembered;
+use super::verdict::CrawlVerdict;
 use crate::batch::room_for;
 use crate::prefetch::prefetch;
 use crate::rules::RuleSet;

@@ -39,6 +39,7 @@ assert_eq!(verdict("/relative"), "unknown no-host");
 ```
 */
 
+mod caches;
 mod fetch;
 mod grouped;
 mod hash;
@@ -46,20 +47,22 @@ mod jsonl;
 mod judge;
 mod origin;
 mod passing;
+mod policy;
 mod reference;
 mod remembered;
 mod source;
+mod verdict;
 mod warc;
 mod worker;
 
+pub use self::caches::MatcherCache;
 pub use self::fetch::Fetch;
 pub use self::grouped::GroupedScratch;
-pub use self::judge::{
-    Assume, CrawlJudge, CrawlReason, CrawlScratch, CrawlVerdict, FetchPolicy,
-    MatcherCache, DEFAULT_COMPILE_AFTER, MAX_REDIRECTS,
-};
+pub use self::judge::{CrawlJudge, CrawlScratch, DEFAULT_COMPILE_AFTER};
 pub use self::origin::{Origin, Scheme};
+pub use self::policy::{Assume, FetchPolicy, MAX_REDIRECTS};
 pub use self::source::{FetchSet, SharedBody, Skipped};
+pub use self::verdict::{CrawlReason, CrawlVerdict};
 pub(crate) use self::warc::{read_head as read_warc_head, Head as WarcHead};
 pub(crate) use self::worker::all_allowed;
 pub use self::worker::CrawlWorker;

@@ -5,7 +5,8 @@ use std::fs::File;
 use std::io::{self, Read};
 
 use super::grouped::GroupedScratch;
-use super::judge::{CrawlJudge, CrawlReason, CrawlVerdict};
+use super::judge::CrawlJudge;
+use super::verdict::{CrawlReason, CrawlVerdict};
 use crate::batch::{room_for, Batch, ChunkWorker, Sink, Stats};
 use crate::output::{slot, Cell, Counts, CrawlRows, Format};
 use crate::prefetch::Region;
