@@ -17,7 +17,7 @@
 //!   with `memchr` (no verdicts, no output): the floor of any line-based
 //!   tool;
 //! * `wc-l`: `wc -l FILE` as a process (its start included);
-//! * `robots-batch-j1`, `robots-batch-j2`, ...: `Batch::run_file` with one
+//! * `robots-batch-j1`, `robots-batch-j2`, ...: `Batch::run` over a file with one
 //!   `trie` matcher (RFC 9309, agent `*`), `CsvRender` and a sink writing to
 //!   `/dev/null`, with 1, 2 and (if more) all worker threads; the file is
 //!   read, not mapped (the library's default);
@@ -46,7 +46,8 @@ use std::process::Command;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use robots_batch::{
-    BatchBuilder, CsvRender, Dialect, EngineKind, Matcher, Robots, Stats,
+    BatchBuilder, CsvRender, Dialect, EngineKind, Lines, Matcher,
+    MatcherWorker, Robots, Stats,
 };
 
 use common::{Meta, SEED};
@@ -342,10 +343,9 @@ fn bench_input(c: &mut Criterion, input: &Input, work: &Path) {
                 let file = File::open(&input.file).expect("opening URLs");
                 let mut out = null();
                 let stats = batch
-                    .run_file(
-                        matchers,
-                        &file,
-                        CsvRender::new,
+                    .run(
+                        Lines::File(&file),
+                        || MatcherWorker::new(matchers, CsvRender::new()),
                         |chunk: &[u8], _: &Stats| out.write_all(chunk),
                     )
                     .expect("the batch runs");

@@ -118,8 +118,8 @@ pub use crate::agents::{
     ai_agent_tokens, ai_agents, ai_categories, AiAgent, AI_CATEGORIES,
 };
 pub use crate::batch::{
-    Batch, BatchBuilder, MmapChoice, PlainLine, Render, Sink, Stats,
-    MAX_LINE_BYTES, MAX_THREADS,
+    Batch, BatchBuilder, ChunkWorker, Lines, MatcherWorker, MmapChoice,
+    PlainLine, Render, Sink, Stats, MAX_LINE_BYTES, MAX_THREADS,
 };
 pub use crate::dialect::normalize_pattern;
 pub use crate::dialect::Dialect;

@@ -31,16 +31,17 @@ blocks; regular files may be memory-mapped (see [`MmapChoice`]).
 # Example
 
 ```
-use robots_batch::{BatchBuilder, CsvRender, Dialect, Matcher, Robots};
+use robots_batch::{
+    BatchBuilder, CsvRender, Dialect, Lines, Matcher, MatcherWorker, Robots,
+};
 
 let robots = Robots::parse(b"User-agent: *\nDisallow: /private/\n");
 let matchers = [Matcher::new(&robots, "ExampleBot", Dialect::Rfc9309)];
 let batch = BatchBuilder::new().threads(2).build()?;
 let mut out = vec![];
-let stats = batch.run_slice(
-    &matchers,
-    b"https://example.com/\nhttps://example.com/private/x\n",
-    CsvRender::new,
+let stats = batch.run(
+    Lines::Slice(b"https://example.com/\nhttps://example.com/private/x\n"),
+    || MatcherWorker::new(&matchers, CsvRender::new()),
     |rendered: &[u8], _: &robots_batch::Stats| {
         out.extend_from_slice(rendered);
         Ok(())
@@ -70,14 +71,12 @@ mod worker;
 pub use self::chunks::MAX_LINE_BYTES;
 #[cfg(test)]
 pub(crate) use self::render::for_each_line;
-pub(crate) use self::render::ChunkWorker;
-pub use self::render::{PlainLine, Render, Sink};
+pub use self::render::{ChunkWorker, PlainLine, Render, Sink};
 pub use self::stats::Stats;
+pub use self::worker::MatcherWorker;
 
 pub(crate) use self::chunks::{Chunk, Chunks};
 use self::chunks::{ReadChunks, SliceChunks};
-use self::worker::Worker;
-use crate::matcher::Matcher;
 
 /// The default budget of input bytes in flight: 8 MiB (see
 /// [`BatchBuilder::in_flight_bytes`]). With the default chunk size, chunks
@@ -137,7 +136,7 @@ impl MmapChoice {
     /// if another process truncates a mapped file, reading the missing pages
     /// raises `SIGBUS` and kills this process; if it rewrites the file, the
     /// verdicts may be computed from a mix of old and new lines. The caller
-    /// must ensure that files given to [`Batch::run_file`] are not modified
+    /// must ensure that files given to [`Batch::run`] are not modified
     /// while they are read, or accept those outcomes (as command-line tools
     /// such as ripgrep do).
     pub unsafe fn auto() -> MmapChoice {
@@ -272,7 +271,7 @@ impl BatchBuilder {
         self
     }
 
-    /// Cuts a regular file given to [`Batch::run_file`] into at least `n`
+    /// Cuts a regular file given to [`Batch::run`] into at least `n`
     /// chunks for each worker thread (none under 256 KiB) where the chunk
     /// size would make fewer; default 0, the chunk size whatever the
     /// file's length; ignored when [`BatchBuilder::chunk_size`] is set.
@@ -284,7 +283,7 @@ impl BatchBuilder {
         self
     }
 
-    /// Whether regular files given to [`Batch::run_file`] are memory-mapped
+    /// Whether regular files given to [`Batch::run`] are memory-mapped
     /// (default [`MmapChoice::never`]).
     pub fn memory_map(&mut self, choice: MmapChoice) -> &mut BatchBuilder {
         self.config.mmap = choice;
@@ -341,6 +340,27 @@ impl BatchBuilder {
     }
 }
 
+/// The input of a [`Batch::run`]: where its lines come from.
+pub enum Lines<'a> {
+    /// A file: memory-mapped when the batch's [`MmapChoice`] allows it
+    /// and the file is a non-empty regular file, read otherwise.
+    File(&'a File),
+    /// A stream, read in blocks of about the chunk size.
+    Reader(Box<dyn Read + 'a>),
+    /// Bytes already in memory.
+    Slice(&'a [u8]),
+}
+
+impl std::fmt::Debug for Lines<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Lines::File(file) => f.debug_tuple("File").field(file).finish(),
+            Lines::Reader(_) => f.write_str("Reader(..)"),
+            Lines::Slice(s) => write!(f, "Slice({} bytes)", s.len()),
+        }
+    }
+}
+
 /// Evaluates URL lines in parallel and hands the rendered output over in
 /// input order. Build one with [`BatchBuilder`]; a `Batch` can run any
 /// number of inputs, one at a time.
@@ -388,69 +408,15 @@ impl Batch {
         self.pool.install(f)
     }
 
-    /// Runs every line of `file`: memory-mapped when the [`MmapChoice`]
-    /// allows it and `file` is a non-empty regular file, read otherwise.
-    ///
-    /// `new_render` makes one [`Render`] per worker thread; `sink` receives
-    /// the rendered chunks in input order. Returns the counts of the whole
-    /// input, or the first error of reading, rendering or the sink.
-    pub fn run_file<R, F, S>(
+    /// Runs every line of `lines`: `new_worker` makes one [`ChunkWorker`]
+    /// per worker thread (a [`MatcherWorker`] for matchers and a
+    /// [`Render`], a [`CrawlWorker`](crate::crawl::CrawlWorker) for a crawl
+    /// log), and `sink` receives the rendered chunks in input order.
+    /// Returns the counts of the whole input, or the first error of
+    /// reading, rendering or the sink.
+    pub fn run<W, F, S>(
         &self,
-        matchers: &[Matcher],
-        file: &File,
-        new_render: F,
-        sink: S,
-    ) -> io::Result<Stats>
-    where
-        R: Render,
-        F: Fn() -> R + Sync,
-        S: Sink,
-    {
-        let new_worker = || Worker::new(matchers, new_render());
-        self.run_file_with(file, new_worker, sink)
-    }
-
-    /// Runs every line read from `rdr`, which is read in blocks of about
-    /// the chunk size. See [`Batch::run_file`].
-    pub fn run_reader<Rd, R, F, S>(
-        &self,
-        matchers: &[Matcher],
-        rdr: Rd,
-        new_render: F,
-        sink: S,
-    ) -> io::Result<Stats>
-    where
-        Rd: Read,
-        R: Render,
-        F: Fn() -> R + Sync,
-        S: Sink,
-    {
-        let new_worker = || Worker::new(matchers, new_render());
-        self.run_reader_with(rdr, new_worker, sink)
-    }
-
-    /// Runs every line of `haystack`. See [`Batch::run_file`].
-    pub fn run_slice<R, F, S>(
-        &self,
-        matchers: &[Matcher],
-        haystack: &[u8],
-        new_render: F,
-        sink: S,
-    ) -> io::Result<Stats>
-    where
-        R: Render,
-        F: Fn() -> R + Sync,
-        S: Sink,
-    {
-        let new_worker = || Worker::new(matchers, new_render());
-        self.run_slice_with(haystack, new_worker, sink)
-    }
-
-    /// [`Batch::run_file`] with workers of one's own: `new_worker` makes
-    /// one [`ChunkWorker`] per thread.
-    pub(crate) fn run_file_with<W, F, S>(
-        &self,
-        file: &File,
+        lines: Lines<'_>,
         new_worker: F,
         sink: S,
     ) -> io::Result<Stats>
@@ -459,52 +425,32 @@ impl Batch {
         F: Fn() -> W + Sync,
         S: Sink,
     {
-        let md = file.metadata().ok().filter(|md| md.is_file());
-        let len = md.map(|md| md.len());
-        let chunk_size = self.chunk_size_of(len);
-        match self.mmap.open(file) {
-            Some(mmap) => {
-                let chunks = SliceChunks::new(&mmap, chunk_size);
+        match lines {
+            Lines::File(file) => {
+                let md = file.metadata().ok().filter(|md| md.is_file());
+                let len = md.map(|md| md.len());
+                let chunk_size = self.chunk_size_of(len);
+                match self.mmap.open(file) {
+                    Some(mmap) => {
+                        let chunks = SliceChunks::new(&mmap, chunk_size);
+                        self.run_chunks(chunks, new_worker, sink)
+                    }
+                    None => {
+                        let chunks =
+                            ReadChunks::new(file, chunk_size).of_len(len);
+                        self.run_chunks(chunks, new_worker, sink)
+                    }
+                }
+            }
+            Lines::Reader(rdr) => {
+                let chunks = ReadChunks::new(rdr, self.chunk_size);
                 self.run_chunks(chunks, new_worker, sink)
             }
-            None => {
-                let chunks = ReadChunks::new(file, chunk_size).of_len(len);
+            Lines::Slice(haystack) => {
+                let chunks = SliceChunks::new(haystack, self.chunk_size);
                 self.run_chunks(chunks, new_worker, sink)
             }
         }
-    }
-
-    /// [`Batch::run_reader`] with workers of one's own.
-    pub(crate) fn run_reader_with<Rd, W, F, S>(
-        &self,
-        rdr: Rd,
-        new_worker: F,
-        sink: S,
-    ) -> io::Result<Stats>
-    where
-        Rd: Read,
-        W: ChunkWorker,
-        F: Fn() -> W + Sync,
-        S: Sink,
-    {
-        let chunks = ReadChunks::new(rdr, self.chunk_size);
-        self.run_chunks(chunks, new_worker, sink)
-    }
-
-    /// [`Batch::run_slice`] with workers of one's own.
-    pub(crate) fn run_slice_with<W, F, S>(
-        &self,
-        haystack: &[u8],
-        new_worker: F,
-        sink: S,
-    ) -> io::Result<Stats>
-    where
-        W: ChunkWorker,
-        F: Fn() -> W + Sync,
-        S: Sink,
-    {
-        let chunks = SliceChunks::new(haystack, self.chunk_size);
-        self.run_chunks(chunks, new_worker, sink)
     }
 
     /// The pipeline. The calling thread reads chunks and spawns one task per

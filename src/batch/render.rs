@@ -10,7 +10,7 @@ use crate::url::block::ShortLine;
 /// Turns the lines of one chunk and their verdicts into output bytes.
 ///
 /// Each worker thread makes its own with the factory given to
-/// [`Batch::run_file`](crate::Batch::run_file) and friends, and keeps it for the whole run: a
+/// [`Batch::run`](crate::Batch::run), and keeps it for the whole run: a
 /// renderer may hold buffers that it reuses from chunk to chunk.
 pub trait Render: Send {
     /// Renders one line: `url` is the line's bytes (without its line
@@ -63,7 +63,7 @@ impl<'a> PlainLine<'a> {
 }
 
 /// Receives the rendered chunks, in input order, on the thread that called
-/// [`Batch::run_file`](crate::Batch::run_file) (or its siblings).
+/// [`Batch::run`](crate::Batch::run).
 ///
 /// Any `FnMut(&[u8], &Stats) -> io::Result<()>` is a sink. An error stops
 /// the run: no further chunk is read or rendered, and the error is what the
@@ -83,13 +83,13 @@ where
     }
 }
 
-/// A worker thread's state for a run of [`Batch::run_file_with`](crate::Batch::run_file_with) and its
-/// siblings: it judges and renders the lines of one chunk at a time.
+/// A worker thread's state for a [`Batch::run`](crate::Batch::run): it
+/// judges and renders the lines of one chunk at a time.
 ///
-/// The `run_*` methods that take matchers use a worker that gives every
-/// line one [`Verdict`] per matcher; crawl-log mode brings its own
-/// ([`crawl::CrawlWorker`](crate::crawl::CrawlWorker)).
-pub(crate) trait ChunkWorker: Send {
+/// [`MatcherWorker`](crate::MatcherWorker) gives every line one
+/// [`Verdict`] per matcher of one robots.txt; crawl-log mode brings its
+/// own ([`crawl::CrawlWorker`](crate::crawl::CrawlWorker)).
+pub trait ChunkWorker: Send {
     /// Judges and renders every line of `chunk` (whole lines, the last
     /// one maybe without its terminator) into `out`, which is empty on
     /// entry, and counts them. `last`: no other chunk of the input is

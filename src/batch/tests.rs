@@ -2,7 +2,7 @@
 //! and errors from reading, rendering and the sink.
 
 use super::*;
-use crate::{Dialect, Robots, Verdict};
+use crate::{Dialect, Matcher, Robots, Verdict};
 
 /// Renders `url<TAB>verdict\n`, to check the pipeline without CSV.
 struct Plain(Vec<u8>);
@@ -24,7 +24,13 @@ impl Render for Plain {
     }
 }
 
-fn matchers() -> Vec<Matcher> {
+fn matchers() -> &'static [Matcher] {
+    static MATCHERS: std::sync::OnceLock<Vec<Matcher>> =
+        std::sync::OnceLock::new();
+    MATCHERS.get_or_init(matchers_of_example)
+}
+
+fn matchers_of_example() -> Vec<Matcher> {
     let robots = Robots::parse(b"User-agent: *\nDisallow: /d\n");
     vec![Matcher::new(&robots, "*", Dialect::Rfc9309)]
 }
@@ -59,10 +65,9 @@ fn run_all(input: &[u8], threads: usize, chunk_size: usize) {
     let want = expected(input);
     let mut got = vec![];
     let stats = batch
-        .run_slice(
-            &matchers(),
-            input,
-            || Plain(vec![]),
+        .run(
+            Lines::Slice(input),
+            || MatcherWorker::new(matchers(), Plain(vec![])),
             |b: &[u8], _: &Stats| {
                 got.extend_from_slice(b);
                 Ok(())
@@ -73,10 +78,9 @@ fn run_all(input: &[u8], threads: usize, chunk_size: usize) {
     assert_eq!(stats.bytes(), input.len() as u64);
     let mut got = vec![];
     batch
-        .run_reader(
-            &matchers(),
-            input,
-            || Plain(vec![]),
+        .run(
+            Lines::Reader(Box::new(input)),
+            || MatcherWorker::new(matchers(), Plain(vec![])),
             |b: &[u8], _: &Stats| {
                 got.extend_from_slice(b);
                 Ok(())
@@ -133,13 +137,12 @@ fn long_lines_are_cut_at_the_limit() {
                         got.extend_from_slice(b);
                         Ok(())
                     };
-                    let new = || Plain(vec![]);
-                    let stats = if slice {
-                        batch.run_slice(&matchers(), &input, new, sink)
-                    } else {
-                        batch.run_reader(&matchers(), &*input, new, sink)
-                    }
-                    .unwrap();
+                    let new = || MatcherWorker::new(matchers(), Plain(vec![]));
+                    let lines = match slice {
+                        true => Lines::Slice(&input),
+                        false => Lines::Reader(Box::new(&*input)),
+                    };
+                    let stats = batch.run(lines, new, sink).unwrap();
                     let what = format!("{threads} {chunk_size} {slice}");
                     assert!(got == want, "{what}");
                     assert_eq!(stats.cut_lines(), 4, "{what}");
@@ -156,10 +159,9 @@ fn long_lines_are_cut_at_the_limit() {
 fn run_file_plain(batch: &Batch, file: &File) -> (Vec<u8>, usize, Stats) {
     let (mut got, mut chunks) = (vec![], 0);
     let stats = batch
-        .run_file(
-            &matchers(),
-            file,
-            || Plain(vec![]),
+        .run(
+            Lines::File(file),
+            || MatcherWorker::new(matchers(), Plain(vec![])),
             |b: &[u8], _: &Stats| {
                 got.extend_from_slice(b);
                 chunks += 1;
@@ -202,8 +204,8 @@ fn the_last_chunk_is_told_so_when_nothing_is_judged_beside_it() {
         let seen = Mutex::new(vec![]);
         let mut got = vec![];
         batch
-            .run_slice_with(
-                input,
+            .run(
+                Lines::Slice(input),
                 || Noting(&seen),
                 |b: &[u8], _: &Stats| {
                     got.extend_from_slice(b);
@@ -395,10 +397,9 @@ fn sink_error_stops_the_run() {
     let input = b"/a\n".repeat(1000);
     let mut calls = 0;
     let err = batch
-        .run_slice(
-            &matchers(),
-            &input,
-            || Plain(vec![]),
+        .run(
+            Lines::Slice(&input),
+            || MatcherWorker::new(matchers(), Plain(vec![])),
             |_: &[u8], _: &Stats| {
                 calls += 1;
                 if calls == 3 {
@@ -427,10 +428,9 @@ fn read_error_is_returned() {
     }
     let batch = BatchBuilder::new().threads(2).chunk_size(4).build().unwrap();
     let err = batch
-        .run_reader(
-            &matchers(),
-            Failing(100),
-            || Plain(vec![]),
+        .run(
+            Lines::Reader(Box::new(Failing(100))),
+            || MatcherWorker::new(matchers(), Plain(vec![])),
             |_: &[u8], _: &Stats| Ok(()),
         )
         .unwrap_err();

@@ -26,9 +26,11 @@ pub(super) fn aliases(matchers: &[Matcher]) -> Vec<usize> {
     alias
 }
 
-/// A worker thread's state, made once per thread and kept for the run:
-/// one verdict per matcher for every line.
-pub(super) struct Worker<'m, R> {
+/// Judges each line of a chunk by every matcher and hands the verdicts to
+/// its [`Render`]: the worker of a [`Batch::run`](crate::Batch::run) over
+/// one robots.txt's matchers. Made once per thread and kept for the run.
+#[derive(Debug)]
+pub struct MatcherWorker<'m, R> {
     matchers: &'m [Matcher],
     scratches: Vec<Scratch>,
     verdicts: Vec<Verdict>,
@@ -42,12 +44,14 @@ pub(super) struct Worker<'m, R> {
     alias: Vec<usize>,
 }
 
-impl<'m, R: Render> Worker<'m, R> {
-    pub(super) fn new(matchers: &'m [Matcher], render: R) -> Worker<'m, R> {
+impl<'m, R: Render> MatcherWorker<'m, R> {
+    /// A worker judging by `matchers` (one verdict each per line) and
+    /// rendering with `render`.
+    pub fn new(matchers: &'m [Matcher], render: R) -> MatcherWorker<'m, R> {
         let dialect = matchers.first().map(Matcher::dialect);
         let shared =
             dialect.filter(|&d| matchers.iter().all(|m| m.dialect() == d));
-        Worker {
+        MatcherWorker {
             matchers,
             scratches: matchers.iter().map(Matcher::scratch).collect(),
             verdicts: Vec::with_capacity(matchers.len()),
@@ -59,14 +63,14 @@ impl<'m, R: Render> Worker<'m, R> {
     }
 }
 
-impl<R: Render> ChunkWorker for Worker<'_, R> {
+impl<R: Render> ChunkWorker for MatcherWorker<'_, R> {
     fn run(
         &mut self,
         chunk: &[u8],
         _last: bool,
         out: &mut Vec<u8>,
     ) -> io::Result<Stats> {
-        let Worker {
+        let MatcherWorker {
             matchers,
             ref mut scratches,
             ref mut verdicts,

@@ -16,8 +16,8 @@ use indicatif::{
 use robots_batch::crawl::CrawlWorker;
 use robots_batch::sniff::{self, SNIFF_BYTES};
 use robots_batch::{
-    Batch, Counts, CsvRender, EmitRender, Matcher, Render, Sink, Stats,
-    TallyRender, MAX_LINE_BYTES,
+    Batch, Counts, CsvRender, EmitRender, Lines, Matcher, MatcherWorker,
+    Render, Sink, Stats, TallyRender, MAX_LINE_BYTES,
 };
 
 use super::hints::HINT_BYTES;
@@ -217,12 +217,7 @@ pub(crate) struct Source<'a> {
     robots_txt: bool,
     /// Its first bytes, decompressed, for the hints on what it holds.
     head: Vec<u8>,
-    urls: Urls<'a>,
-}
-
-enum Urls<'a> {
-    File(&'a File),
-    Stream(Box<dyn Read + 'a>),
+    urls: Lines<'a>,
 }
 
 impl<'a> Source<'a> {
@@ -246,14 +241,14 @@ impl<'a> Source<'a> {
                 // its first bytes are put back in front of it.
                 let rewound = file.seek(SeekFrom::Start(0)).is_ok();
                 let urls = match (compression, rewound) {
-                    (None, true) => Urls::File(file),
-                    (Some(c), true) => Urls::Stream(c.decoder(file)?),
+                    (None, true) => Lines::File(file),
+                    (Some(c), true) => Lines::Reader(c.decoder(file)?),
                     (c, false) => {
                         let rdr = io::Cursor::new(head.clone()).take(n as u64);
                         let rdr = Box::new(rdr.chain(file));
                         match c {
-                            None => Urls::Stream(rdr),
-                            Some(c) => Urls::Stream(c.decoder(rdr)?),
+                            None => Lines::Reader(rdr),
+                            Some(c) => Lines::Reader(c.decoder(rdr)?),
                         }
                     }
                 };
@@ -267,8 +262,8 @@ impl<'a> Source<'a> {
                 let rdr =
                     io::Cursor::new(head.clone()).take(n as u64).chain(stdin);
                 let urls = match compression {
-                    None => Urls::Stream(Box::new(rdr)),
-                    Some(c) => Urls::Stream(c.decoder(rdr)?),
+                    None => Lines::Reader(Box::new(rdr)),
+                    Some(c) => Lines::Reader(c.decoder(rdr)?),
                 };
                 (urls, compression, n)
             }
@@ -316,15 +311,8 @@ impl<'a> Source<'a> {
         F: Fn() -> R + Sync,
         S: Sink,
     {
-        let batch = self.batch;
-        match self.urls {
-            Urls::File(file) => {
-                batch.run_file(matchers, file, new_render, sink)
-            }
-            Urls::Stream(rdr) => {
-                batch.run_reader(matchers, rdr, new_render, sink)
-            }
-        }
+        let new_worker = || MatcherWorker::new(matchers, new_render());
+        self.batch.run(self.urls, new_worker, sink)
     }
 
     /// Runs every URL through crawl-log workers made by `new_worker`.
@@ -337,14 +325,7 @@ impl<'a> Source<'a> {
         F: Fn() -> CrawlWorker<'j> + Sync,
         S: Sink,
     {
-        match self.urls {
-            Urls::File(file) => {
-                self.batch.run_crawl_file(file, new_worker, sink)
-            }
-            Urls::Stream(rdr) => {
-                self.batch.run_crawl_reader(rdr, new_worker, sink)
-            }
-        }
+        self.batch.run(self.urls, new_worker, sink)
     }
 }
 

@@ -1,13 +1,12 @@
 //! Crawl-log mode in the batch pipeline: a [`ChunkWorker`] that judges a
 //! chunk's lines grouped by origin and renders them in input order.
 
-use std::fs::File;
-use std::io::{self, Read};
+use std::io;
 
 use super::grouped::GroupedScratch;
 use super::judge::CrawlJudge;
 use super::verdict::{CrawlReason, CrawlVerdict};
-use crate::batch::{room_for, Batch, ChunkWorker, Sink, Stats};
+use crate::batch::{room_for, ChunkWorker, Stats};
 use crate::output::{slot, Cell, Counts, CrawlRows, Format};
 use crate::prefetch::Region;
 use crate::url::lines::UrlLines;
@@ -40,7 +39,7 @@ struct FoundPath {
 type RuleAt = (u32, usize, usize);
 
 /// Judges and renders the lines of crawl-log chunks, one worker per
-/// thread (see [`Batch::run_crawl_file`]).
+/// thread (see [`Batch::run`]).
 ///
 /// Rows: `url,verdict,reason` with one agent, `url,agent,verdict,reason`
 /// (one row per URL and agent) with several; `verdict` is `allowed`,
@@ -312,56 +311,6 @@ pub(crate) fn all_allowed(verdicts: &[CrawlVerdict]) -> Option<bool> {
         }
     }
     all
-}
-
-/// Crawl-log mode in the batch pipeline: the `run_*` methods with one
-/// [`CrawlWorker`] per thread in place of matchers and a renderer.
-impl Batch {
-    /// Runs every line of `file` in crawl-log mode, as
-    /// [`Batch::run_file`] does with matchers: `new_worker` makes one
-    /// [`CrawlWorker`] per thread, and `sink` receives the rows in input
-    /// order.
-    pub fn run_crawl_file<'j, F, S>(
-        &self,
-        file: &File,
-        new_worker: F,
-        sink: S,
-    ) -> io::Result<Stats>
-    where
-        F: Fn() -> CrawlWorker<'j> + Sync,
-        S: Sink,
-    {
-        self.run_file_with(file, new_worker, sink)
-    }
-
-    /// [`Batch::run_crawl_file`] on the lines read from `rdr`.
-    pub fn run_crawl_reader<'j, Rd, F, S>(
-        &self,
-        rdr: Rd,
-        new_worker: F,
-        sink: S,
-    ) -> io::Result<Stats>
-    where
-        Rd: Read,
-        F: Fn() -> CrawlWorker<'j> + Sync,
-        S: Sink,
-    {
-        self.run_reader_with(rdr, new_worker, sink)
-    }
-
-    /// [`Batch::run_crawl_file`] on the lines of `haystack`.
-    pub fn run_crawl_slice<'j, F, S>(
-        &self,
-        haystack: &[u8],
-        new_worker: F,
-        sink: S,
-    ) -> io::Result<Stats>
-    where
-        F: Fn() -> CrawlWorker<'j> + Sync,
-        S: Sink,
-    {
-        self.run_slice_with(haystack, new_worker, sink)
-    }
 }
 
 #[cfg(test)]
