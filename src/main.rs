@@ -38,7 +38,7 @@ fn main() -> ExitCode {
 fn run(command: cli::Command) -> anyhow::Result<ExitCode> {
     match command {
         cli::Command::Run(args) => {
-            cmd::records::dispatch(cli::Config::from_args(args)?)
+            cmd::default::run(cli::Config::from_args(args)?)
         }
         cli::Command::Check(args) => cmd::check::run(args),
         cli::Command::Lint(args) => cmd::lint::run(args),

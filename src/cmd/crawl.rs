@@ -16,10 +16,10 @@ use robots_batch::{
     Batch, BatchBuilder, Counts, Format, MatcherBuilder, Stats,
 };
 
-use super::default::{
-    open_source_after, print_stats, run_error, warn_cut_lines, Progress,
+use super::shared::{
+    finish, input_format, open_source_after, print_stats, report_dropped,
+    run_error, run_records as run_target, warn_cut_lines, Progress, Target,
 };
-use super::records::{finish, report_dropped, Target};
 use crate::cli::args::{EmitArg, InputFormatArg};
 use crate::cli::Input;
 use crate::cli::{
@@ -167,7 +167,7 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
     } else {
         Input::Path(args.urls.clone())
     };
-    let (input_format, read) = super::records::input_format(
+    let (input_format, read) = input_format(
         args.records.input_format,
         args.records.url_flag(),
         &input,
@@ -332,7 +332,7 @@ fn run_records(
             .collect(),
         count: None,
     };
-    let stats = super::records::run_records(&records, batch, target, emit)?;
+    let stats = run_target(&records, batch, target, emit)?;
     finish(&name, &stats, emit, args.report.stats, start);
     report_dropped(&name, "records", &stats, emit, true);
     Ok(match emit {

@@ -1,38 +1,190 @@
-//! The default command on records (`--input-format` other than `lines`):
-//! JSON Lines, CSV, TSV, CDXJ, access logs and WARC files, written back in
-//! their own format with the verdicts added, or filtered with `--emit`.
+//! The commands' inputs: URL lines opened (decompressed when they are
+//! compressed), the format of records found from their first bytes, and
+//! records run from their input to their output.
 
 use std::fs::File;
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, BufRead, Read, Seek, SeekFrom, Write};
 use std::path::Path;
-use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::Context;
+use robots_batch::crawl::CrawlWorker;
 use robots_batch::record::{RecordFormat, Records};
-use robots_batch::{sniff, Batch, Counts, Stats, Usage};
+use robots_batch::sniff::{self, SNIFF_BYTES};
+use robots_batch::{
+    Batch, Counts, Lines, Matcher, MatcherWorker, Render, Sink, Stats,
+    TallyRender,
+};
 
-use super::default::{count_table, print_stats, run_error};
+use super::hints::HINT_BYTES;
+use super::report::*;
 use crate::cli::args::{CompressArg, InputFormatArg};
 use crate::cli::{
     decoded_head, open_output, output_compression, read_head, Compression,
-    Config, Input, Output, StatsFormat,
+    Input,
 };
 
-/// The default command: the input's format found (or given), lines of
-/// URLs go to [`default::run`](super::default::run), records are run here.
-pub fn dispatch(config: Config) -> anyhow::Result<ExitCode> {
-    let start = Instant::now();
-    let rf = &config.records;
-    let (format, read) = input_format(rf.format, rf.url_flag, &config.input)?;
-    match format {
-        InputFormatArg::Lines => super::default::run(config, read),
-        format => run(config, format, read, start),
+/// Opens the URLs of `file` (standard input when `None`, named `name` in
+/// errors) as a [`Source`], with the length of its progress bar: a regular
+/// file's size (the bar counts decompressed bytes, so a compressed file gets
+/// a spinner). A directory is refused here, before anything is written, so
+/// that standard output stays empty. `read` are the first bytes of
+/// standard input, read already to find the input's format; `one_robots`:
+/// the URLs are judged by one robots.txt (not in crawl mode).
+pub(crate) fn open_source_after<'a>(
+    batch: &'a Batch,
+    file: Option<&'a File>,
+    name: &str,
+    read: Vec<u8>,
+    one_robots: bool,
+) -> anyhow::Result<(Source<'a>, Option<u64>)> {
+    let metadata = file.and_then(|file| file.metadata().ok());
+    if metadata.as_ref().is_some_and(|md| md.is_dir()) {
+        let err = io::Error::from(io::ErrorKind::IsADirectory);
+        return Err(err).context(format!("failed to read {name}"));
+    }
+    let source = Source::open(batch, file, read)
+        .with_context(|| format!("failed to read {name}"))?;
+    if file.is_some() {
+        crate::cli::exit_on_sigbus(name);
+    }
+    if source.robots_txt {
+        message!(
+            "{name}: looks like a robots.txt, not a list of URLs (were the \
+             robots.txt and the URLs given the other way round?)"
+        );
+    } else {
+        super::hints::lines_hints(name, &source.head, one_robots);
+    }
+    let total = metadata
+        .filter(|md| md.is_file() && source.compression.is_none())
+        .map(|md| md.len());
+    Ok((source, total))
+}
+
+/// The URLs of a run: an open file to map or read, or a stream (standard
+/// input, a pipe given by name, or the decompressed bytes of either).
+pub(crate) struct Source<'a> {
+    batch: &'a Batch,
+    /// How the input is compressed, if it is.
+    pub(crate) compression: Option<Compression>,
+    /// Whether its first bytes look like a robots.txt rather than URLs.
+    robots_txt: bool,
+    /// Its first bytes, decompressed, for the hints on what it holds.
+    head: Vec<u8>,
+    urls: Lines<'a>,
+}
+
+impl<'a> Source<'a> {
+    /// Looks at the input's first bytes: gzip and zstd inputs are
+    /// decompressed as they are read, anything else is read as it is.
+    /// `read` are the first bytes of standard input, read already.
+    pub(crate) fn open(
+        batch: &'a Batch,
+        file: Option<&'a File>,
+        read: Vec<u8>,
+    ) -> io::Result<Self> {
+        // Enough for the compression's magic bytes and for a guess at
+        // what the input holds.
+        let mut head = vec![0u8; SNIFF_BYTES.max(HINT_BYTES)];
+        let (urls, compression, n) = match file {
+            Some(mut file) => {
+                let n = read_head(&mut file, &mut head)?;
+                let compression = Compression::sniff(&head[..n]);
+                // A regular file is read again from its start (and may be
+                // memory-mapped); a pipe given by name cannot seek, so
+                // its first bytes are put back in front of it.
+                let rewound = file.seek(SeekFrom::Start(0)).is_ok();
+                let urls = match (compression, rewound) {
+                    (None, true) => Lines::File(file),
+                    (Some(c), true) => Lines::Reader(c.decoder(file)?),
+                    (c, false) => {
+                        let rdr = io::Cursor::new(head.clone()).take(n as u64);
+                        let rdr = Box::new(rdr.chain(file));
+                        match c {
+                            None => Lines::Reader(rdr),
+                            Some(c) => Lines::Reader(c.decoder(rdr)?),
+                        }
+                    }
+                };
+                (urls, compression, n)
+            }
+            None => {
+                let mut stdin =
+                    io::Cursor::new(read).chain(io::stdin().lock());
+                let n = read_head(&mut stdin, &mut head)?;
+                let compression = Compression::sniff(&head[..n]);
+                let rdr =
+                    io::Cursor::new(head.clone()).take(n as u64).chain(stdin);
+                let urls = match compression {
+                    None => Lines::Reader(Box::new(rdr)),
+                    Some(c) => Lines::Reader(c.decoder(rdr)?),
+                };
+                (urls, compression, n)
+            }
+        };
+        if let Some(c) = compression {
+            log::debug!("URL input is {c:?}-compressed");
+        }
+        let robots_txt =
+            compression.is_none() && sniff::looks_like_robots_txt(&head[..n]);
+        let head = decoded_head(&head[..n], compression, HINT_BYTES);
+        Ok(Source { batch, compression, robots_txt, head, urls })
+    }
+
+    /// Runs every URL through the matchers, rendering with `new_render`,
+    /// and counting each matcher's verdicts into `tally` when given.
+    pub(crate) fn run<R, F, S>(
+        self,
+        matchers: &[Matcher],
+        new_render: F,
+        tally: Option<&Counts>,
+        sink: S,
+    ) -> io::Result<Stats>
+    where
+        R: Render,
+        F: Fn() -> R + Sync,
+        S: Sink,
+    {
+        match tally {
+            Some(counts) => {
+                let new_render = || TallyRender::new(counts, new_render());
+                self.run_untallied(matchers, new_render, sink)
+            }
+            None => self.run_untallied(matchers, new_render, sink),
+        }
+    }
+
+    fn run_untallied<R, F, S>(
+        self,
+        matchers: &[Matcher],
+        new_render: F,
+        sink: S,
+    ) -> io::Result<Stats>
+    where
+        R: Render,
+        F: Fn() -> R + Sync,
+        S: Sink,
+    {
+        let new_worker = || MatcherWorker::new(matchers, new_render());
+        self.batch.run(self.urls, new_worker, sink)
+    }
+
+    /// Runs every URL through crawl-log workers made by `new_worker`.
+    pub(crate) fn run_crawl<'j, F, S>(
+        self,
+        new_worker: F,
+        sink: S,
+    ) -> io::Result<Stats>
+    where
+        F: Fn() -> CrawlWorker<'j> + Sync,
+        S: Sink,
+    {
+        self.batch.run(self.urls, new_worker, sink)
     }
 }
 
 /// How much of the input is looked at to find its format.
-const DETECT_BYTES: usize = 64 << 10;
+pub(crate) const DETECT_BYTES: usize = 64 << 10;
 
 /// The format of `input`: `given`, or found from its first bytes (see
 /// [`detect`]). A URL's field or column named by `url_flag` makes what
@@ -96,7 +248,7 @@ pub(crate) fn input_format(
 }
 
 /// The name of `format` on the command line.
-fn format_name(format: InputFormatArg) -> &'static str {
+pub(crate) fn format_name(format: InputFormatArg) -> &'static str {
     match format {
         InputFormatArg::Lines => "lines",
         InputFormatArg::Warc => "warc",
@@ -113,7 +265,7 @@ fn format_name(format: InputFormatArg) -> &'static str {
 /// is warc, `PAR1` parquet, `{` jsonl, anything else lines. Of standard
 /// input, the bytes read to find out are returned, to be read again; and
 /// the first bytes, decompressed.
-fn detect(
+pub(crate) fn detect(
     input: &Input,
 ) -> anyhow::Result<(InputFormatArg, Vec<u8>, Vec<u8>)> {
     let name = input.name();
@@ -149,105 +301,6 @@ fn detect(
         Input::Path(_) => vec![],
     };
     Ok((format, read, head))
-}
-
-/// Runs the records of the input, of `format`; `read` are the first
-/// bytes of standard input, read already.
-pub fn run(
-    config: Config,
-    format: InputFormatArg,
-    read: Vec<u8>,
-    start: Instant,
-) -> anyhow::Result<ExitCode> {
-    let format = match format {
-        InputFormatArg::Lines => unreachable!("lines are not records"),
-        InputFormatArg::Jsonl => RecordFormat::Jsonl,
-        InputFormatArg::Csv => RecordFormat::Csv,
-        InputFormatArg::Tsv => RecordFormat::Tsv,
-        InputFormatArg::Cdxj => RecordFormat::Cdxj,
-        InputFormatArg::AccessLog => RecordFormat::AccessLog,
-        InputFormatArg::Warc => RecordFormat::Warc,
-        InputFormatArg::Parquet => RecordFormat::Parquet,
-    };
-    let name = config.input.name();
-    let rf = &config.records;
-    if rf.table_flags {
-        anyhow::bail!(
-            "--format and --layout apply to lines of URLs; {name} is read as \
-             {} records, written back in their own format",
-            format.name()
-        );
-    }
-    if format == RecordFormat::AccessLog && rf.agent_flags {
-        anyhow::bail!(
-            "an access log is judged, line by line, for the agent of each \
-             line's User-Agent: -a, --agents and --agents-file do not apply"
-        );
-    }
-    let emit = match config.output {
-        Output::Emit(allowed) | Output::CountEmit(allowed) => Some(allowed),
-        Output::Count if format == RecordFormat::AccessLog => anyhow::bail!(
-            "-c alone counts the verdicts of the agents given, and an access \
-             log's lines are each judged for their own: count the lines of \
-             one verdict with -c and --emit"
-        ),
-        Output::Count | Output::Plain | Output::Table(_) => None,
-    };
-    let counts = Counts::new(config.matchers.len());
-    let mut records = Records::new(format, &config.matchers, &config.agents);
-    if let Some(ref field) = rf.url_field {
-        records.url_field(field);
-    }
-    // -c alone judges the records as --emit does, which writes the least,
-    // and writes none of them.
-    let count = matches!(config.output, Output::Count);
-    records.emit(if count { Some(true) } else { emit }).explain(rf.explain);
-    if count {
-        records.tally(&counts);
-    }
-    if format == RecordFormat::AccessLog {
-        records
-            .per_line_agents(&rf.robots, rf.dialect, rf.builder.clone())
-            .own_cache_bytes(rf.cache_bytes);
-    }
-    if rf.usage {
-        // An access log's agents are known line by line: their usage
-        // lines are selected as each is met.
-        let usage = match format {
-            RecordFormat::AccessLog => vec![],
-            _ => config
-                .agents
-                .iter()
-                .map(|a| Usage::select(&rf.robots, a, rf.dialect))
-                .collect(),
-        };
-        records.usage(usage);
-    }
-    let inputs = [Some(config.robots.as_path()), config.input.path()];
-    let header = config.header;
-    let table = |_: &Stats| count_table(&config.agents, &counts, header);
-    let kept =
-        |stats: &Stats| Ok(format!("{}\n", stats.kept_records()).into());
-    let target = Target {
-        input: &config.input,
-        read,
-        output: config.output_file.as_deref(),
-        compress: config.compress,
-        inputs: inputs.into_iter().flatten().collect(),
-        count: match config.output {
-            Output::Count => Some(&table),
-            Output::CountEmit(_) => Some(&kept),
-            _ => None,
-        },
-    };
-    let stats = run_records(&records, &config.batch, target, emit)?;
-    finish(&name, &stats, emit, config.stats, start);
-    report_dropped(&name, "records", &stats, emit, false);
-    // With --emit, grep's exit code: 1 when no record had the verdict.
-    Ok(match emit {
-        Some(_) if stats.kept_records() == 0 => ExitCode::from(1),
-        _ => ExitCode::SUCCESS,
-    })
 }
 
 /// Where the records of a run come from and where they go.
@@ -336,7 +389,7 @@ pub(crate) fn run_records(
 /// Runs the rows of a Parquet file, which is read from its end: standard
 /// input, or a file compressed with gzip or zstd, is first copied
 /// (decompressed) to a temporary file.
-fn run_parquet(
+pub(crate) fn run_parquet(
     records: &Records<'_>,
     target: Target<'_>,
 ) -> anyhow::Result<Stats> {
@@ -383,7 +436,7 @@ fn run_parquet(
 
 /// Copies the Parquet bytes of `rdr` (the input `name`, decompressed) to
 /// a temporary file, saying where it failed to.
-fn spool_parquet(
+pub(crate) fn spool_parquet(
     rdr: &mut dyn Read,
     name: &str,
 ) -> anyhow::Result<super::spool::Spooled> {
@@ -397,75 +450,10 @@ fn spool_parquet(
     })
 }
 
-/// Says how many records were bad, and prints the counts when asked.
-pub(crate) fn finish(
-    name: &str,
-    stats: &Stats,
-    emit: Option<bool>,
-    format: Option<StatsFormat>,
-    start: Instant,
-) {
-    if let Some((number, why)) = stats.first_bad_record() {
-        let bad = stats.bad_records();
-        let all = match bad {
-            1 => "the only bad record".to_string(),
-            n => format!("the first of {n} bad records"),
-        };
-        message!(
-            "{name}: record {number}: {why} ({all}, each judged unknown{})",
-            if emit.is_some() { " and left out" } else { "" }
-        );
-    }
-    if let Some(format) = format {
-        print_stats(format, stats, start.elapsed(), None);
-    }
-}
-
-/// With `--emit`, says on standard error how many of the `what` (`lines`,
-/// `records`) of `name` were left out for want of the verdict asked for:
-/// unknown verdicts (`crawl`: naming `--on-missing`) and bad records, with
-/// those of the other verdict; nothing when the others were all.
-pub(crate) fn report_dropped(
-    name: &str,
-    what: &str,
-    stats: &Stats,
-    emit: Option<bool>,
-    crawl: bool,
-) {
-    let Some(allowed) = emit else { return };
-    let (undecided, bad) = (stats.undecided(), stats.bad_records());
-    if undecided == 0 && bad == 0 {
-        return;
-    }
-    let (wanted, other) = match allowed {
-        true => ("allowed", "disallowed"),
-        false => ("disallowed", "allowed"),
-    };
-    let (all, kept) = (stats.lines(), stats.kept_records());
-    let rest = all.saturating_sub(kept + undecided + bad);
-    let mut why = vec![format!("{rest} {other}")];
-    if undecided > 0 {
-        let fix = match crawl {
-            true => {
-                " (no robots.txt known for their host, which --on-missing \
-                 allow or disallow decides, or no host)"
-            }
-            false => "",
-        };
-        why.push(format!("{undecided} unknown{fix}"));
-    }
-    if bad > 0 {
-        why.push(format!("{bad} bad {what} (no URL)"));
-    }
-    message!(
-        "{name}: --emit {wanted} kept {kept} of {all} {what}, left out {}: {}",
-        all - kept.min(all),
-        why.join(", ")
-    );
-}
-
 /// `raw`, decompressed when its first bytes say gzip or zstd.
-fn decompressed(mut raw: Box<dyn Read>) -> io::Result<(Box<dyn Read>, bool)> {
+pub(crate) fn decompressed(
+    mut raw: Box<dyn Read>,
+) -> io::Result<(Box<dyn Read>, bool)> {
     let mut head = [0u8; 4];
     let n = read_head(&mut raw, &mut head)?;
     let rdr: Box<dyn Read> =

@@ -1,0 +1,16 @@
+//! Plumbing that the commands share: opening inputs, running records from
+//! input to output, progress and reports. The commands use one another
+//! only through this module.
+
+mod hints;
+mod input;
+mod report;
+mod spool;
+
+pub(crate) use self::input::{
+    input_format, open_source_after, run_records, Target,
+};
+pub(crate) use self::report::{
+    count_table, finish, print_stats, report_dropped, run_error,
+    warn_cut_lines, Progress,
+};
