@@ -21,6 +21,7 @@ writes rows of other named fields (a survey's) in the same formats.
 
 mod columns;
 mod count;
+mod crawl_rows;
 mod csv;
 mod emit;
 mod explain;
@@ -32,11 +33,12 @@ mod table;
 pub use self::columns::{Columns, Field};
 pub(crate) use self::count::slot;
 pub use self::count::{CountRender, Counts, TallyRender};
+pub(crate) use self::crawl_rows::CrawlRows;
 pub use self::csv::CsvRender;
 pub use self::emit::EmitRender;
 pub(crate) use self::fields::{
     push_csv_field, push_json_string, push_tsv_field,
 };
 pub use self::format::{Format, Layout};
-pub(crate) use self::rows::{Cell, CrawlRows};
+pub(crate) use self::rows::Cell;
 pub use self::table::{Table, TableBuilder, TableRender};
