@@ -42,7 +42,9 @@ fn run(command: cli::Command) -> anyhow::Result<ExitCode> {
         }
         cli::Command::Check(args) => cmd::check::run(args),
         cli::Command::Lint(args) => cmd::lint::run(args),
-        cli::Command::Crawl(args) => cmd::crawl::run(args),
+        cli::Command::Crawl(args) => {
+            cmd::crawl::run(cli::CrawlConfig::from_args(args)?)
+        }
         cli::Command::Survey(args) => cmd::survey::run(args),
         cli::Command::Agents(args) => cmd::agents::run(args),
         cli::Command::Generate(args) => {

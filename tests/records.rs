@@ -1372,7 +1372,7 @@ fn crawl_refuses_what_records_cannot_do() {
         .args(["crawl", "--robots-dir", "robots", "--format", "tsv"])
         .arg("in.jsonl")
         .assert_error();
-    assert!(err.contains("--format applies to lines of URLs"), "{err}");
+    assert!(err.contains("--format and --layout apply to lines"), "{err}");
 }
 
 mod parquet_files {

@@ -18,6 +18,7 @@ mod memory;
 mod readme;
 mod record_quirks;
 mod records;
+mod shared_flags;
 mod survey;
 mod usage;
 mod warc;

@@ -104,81 +104,8 @@ pub struct Args {
     #[command(flatten)]
     pub agents: super::AgentArgs,
 
-    /// How several agents are laid out: wide or long.
-    ///
-    /// wide (the default with several agents): `url,<agent1>,<agent2>,...`,
-    /// one row per URL. long: `url,agent,verdict`, one row per URL and
-    /// agent, the agents in order. One agent, without --layout, gives
-    /// `url,verdict`.
-    #[arg(long, value_name = "LAYOUT")]
-    pub layout: Option<LayoutArg>,
-
-    /// Add why each verdict was given: line, rule, group and reason.
-    ///
-    /// `line` and `rule` are the deciding rule's line number and its text
-    /// as written (empty when no rule decided); `group` is the group the
-    /// rules came from (the agent token as the robots.txt wrote it, or `*`;
-    /// empty when no group applies); `reason` is `rule`,
-    /// `no-matching-rule`, `no-group` or `implicit-robots-txt` (RFC 9309
-    /// always allows /robots.txt). With --layout wide, each agent gets the
-    /// four columns `<agent>.line`, `<agent>.rule`, `<agent>.group` and
-    /// `<agent>.reason` after its verdict.
-    #[arg(long)]
-    pub explain: bool,
-
-    /// Add the AI usage preferences of each URL: train-ai, search and
-    /// ai-input.
-    ///
-    /// Read from the `Content-Usage` (IETF AIPREF) and `Content-Signal`
-    /// (Cloudflare) lines of the groups that apply, in the rfc9309 and
-    /// google dialects; they never change a verdict. Each column is
-    /// `allowed`, `disallowed` or `unknown`, and empty (`null` in JSON) for
-    /// a URL that may not be fetched, which has no preferences. When both
-    /// kinds of line apply, the most restrictive preference wins. With
-    /// --explain, `train-ai-line`, `search-line` and `ai-input-line` name
-    /// the line that decided each. With --layout wide, the columns are
-    /// `<agent>.train-ai` and so on after each agent's verdict. Records
-    /// (--input-format) get the fields `robots_train_ai`, `robots_search`
-    /// and `robots_ai_input` (and `robots_train_ai_line`...).
-    #[arg(long)]
-    pub usage: bool,
-
-    /// Print only the URLs with this verdict (allowed or disallowed), one
-    /// per line, as read.
-    ///
-    /// For pipelines: no header, no quoting. With several agents, a URL is
-    /// allowed only if every agent may fetch it, and disallowed if any may
-    /// not. The exit code is grep's: 0 when a URL was printed, 1 when none
-    /// was, 2 on error.
-    #[arg(
-        long,
-        value_name = "VERDICT",
-        conflicts_with_all = ["layout", "explain", "format", "usage"]
-    )]
-    pub emit: Option<EmitArg>,
-
-    /// Print only counts.
-    ///
-    /// With --emit, the number of URLs (or records) it would print (exit
-    /// code 0 when it is not zero, 1 when it is). Without, a CSV table with
-    /// the header `agent,allowed,disallowed` and a row per agent (exit code
-    /// 0).
-    #[arg(
-        short = 'c',
-        long,
-        conflicts_with_all = ["layout", "explain", "format", "usage"]
-    )]
-    pub count: bool,
-
-    /// The output's syntax: csv, tsv or jsonl [default: csv].
-    ///
-    /// csv: RFC 4180's quoting, with LF line ends. tsv: tab-separated, with tabs, CRs and backslashes
-    /// in fields written `\t`, `\r` and `\\`. jsonl: one JSON object per
-    /// line, `{"url":...,"verdict":...}` (long layout: with `"agent"`; wide
-    /// layout: `"verdicts":{"<agent>":...}`), URL bytes that are not UTF-8
-    /// written as U+FFFD.
-    #[arg(long, value_name = "FORMAT")]
-    pub format: Option<FormatArg>,
+    #[command(flatten)]
+    pub output: OutputArgs,
 
     /// How to read the robots.txt: rfc9309, google, draft1996 or orig1994.
     ///
@@ -218,12 +145,8 @@ pub struct Args {
     )]
     pub cache_mib: usize,
 
-    /// Worker threads [default: all cores].
-    ///
-    /// 0 also means all cores; at most 1024. The output is the same for any
-    /// number.
-    #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads)]
-    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub threads: ThreadArgs,
 
     /// Parse only the first BYTES bytes of the robots.txt; 0 means no limit.
     ///
@@ -242,10 +165,6 @@ pub struct Args {
     #[arg(short = 'v', long)]
     pub warnings: bool,
 
-    /// Do not print the `url,verdict` header.
-    #[arg(long)]
-    pub no_header: bool,
-
     #[command(flatten)]
     pub records: RecordInput,
 
@@ -255,6 +174,132 @@ pub struct Args {
     /// Cut the input into chunks of about BYTES bytes (for tests).
     #[arg(long, value_name = "BYTES", hide = true)]
     pub chunk_size: Option<usize>,
+}
+
+/// What the rows hold and how they are written: the flags the default
+/// command and `crawl` share, with one meaning in both.
+#[derive(Debug, clap::Args)]
+pub struct OutputArgs {
+    /// How several agents are laid out: wide or long.
+    ///
+    /// wide: `url,<agent1>,<agent2>,...`, one row per URL (crawl: each
+    /// agent's verdict followed by `<agent>.reason`). long:
+    /// `url,agent,verdict`, one row per URL and agent, the agents in order
+    /// (crawl: with `reason`). Without --layout, one agent gives
+    /// `url,verdict`; several are wide in the default command and long in
+    /// crawl, whose rows carry a reason per agent.
+    #[arg(long, value_name = "LAYOUT")]
+    pub layout: Option<LayoutArg>,
+
+    /// Add why each verdict was given.
+    ///
+    /// `line` and `rule` are the deciding rule's line number and its text
+    /// as written (empty when no rule decided). One robots.txt adds
+    /// `group`, the group the rules came from (the agent token as the
+    /// robots.txt wrote it, or `*`; empty when no group applies), and
+    /// `reason`: `rule`, `no-matching-rule`, `no-group` or
+    /// `implicit-robots-txt` (RFC 9309 always allows /robots.txt). Crawl
+    /// mode, whose rows always hold a reason, adds `robots`, the origin
+    /// whose fetch decided (after redirects). With --layout wide each
+    /// agent's columns are named `<agent>.line` and so on.
+    #[arg(long)]
+    pub explain: bool,
+
+    /// Add the AI usage preferences of each URL: train-ai, search and
+    /// ai-input.
+    ///
+    /// Read from the `Content-Usage` (IETF AIPREF) and `Content-Signal`
+    /// (Cloudflare) lines of the groups that apply, in the rfc9309 and
+    /// google dialects; they never change a verdict. Each column is
+    /// `allowed`, `disallowed` or `unknown`, and empty (`null` in JSON) for
+    /// a URL that may not be fetched (or, in crawl mode, whose origin has
+    /// no robots.txt), which has no preferences. When both kinds of line
+    /// apply, the most restrictive preference wins. With --explain,
+    /// `train-ai-line`, `search-line` and `ai-input-line` name the line
+    /// that decided each. With --layout wide, the columns are
+    /// `<agent>.train-ai` and so on after each agent's verdict. Records
+    /// (--input-format) get the fields `robots_train_ai`, `robots_search`
+    /// and `robots_ai_input` (and `robots_train_ai_line`...).
+    #[arg(long)]
+    pub usage: bool,
+
+    /// Print only the URLs (or records) with this verdict, one per line,
+    /// as read: allowed (every agent may fetch them) or disallowed (some
+    /// agent may not).
+    ///
+    /// For pipelines: no header, no quoting. In crawl mode an unknown
+    /// verdict (and none disallowed) is in neither. The exit code is
+    /// grep's: 0 when a URL was printed, 1 when none was, 2 on error.
+    #[arg(
+        long,
+        value_name = "VERDICT",
+        conflicts_with_all = ["layout", "explain", "format", "usage"]
+    )]
+    pub emit: Option<EmitArg>,
+
+    /// Print only counts.
+    ///
+    /// With --emit, the number of URLs (or records) it would print (exit
+    /// code 0 when it is not zero, 1 when it is). Without, a CSV table with
+    /// the header `agent,allowed,disallowed` (crawl: and `unknown`) and a
+    /// row per agent (exit code 0).
+    #[arg(
+        short = 'c',
+        long,
+        conflicts_with_all = ["layout", "explain", "format", "usage"]
+    )]
+    pub count: bool,
+
+    #[command(flatten)]
+    pub syntax: SyntaxArgs,
+}
+
+/// How rows are written: the flags of every command that writes rows.
+#[derive(Debug, clap::Args)]
+pub struct SyntaxArgs {
+    /// The output's syntax: csv, tsv or jsonl [default: csv].
+    ///
+    /// csv: RFC 4180's quoting, with LF line ends. tsv: tab-separated,
+    /// with tabs, CRs and backslashes in fields written `\t`, `\r` and
+    /// `\\`. jsonl: one JSON object per line, `{"url":...,"verdict":...}`
+    /// (long layout: with `"agent"`; wide layout:
+    /// `"verdicts":{"<agent>":...}`), URL bytes that are not UTF-8 written
+    /// as U+FFFD.
+    #[arg(long, value_name = "FORMAT")]
+    pub format: Option<FormatArg>,
+
+    /// Do not print the header row.
+    #[arg(long)]
+    pub no_header: bool,
+}
+
+impl SyntaxArgs {
+    /// The rows' [`Format`](robots_batch::Format): csv unless told.
+    pub fn format(&self) -> robots_batch::Format {
+        match self.format {
+            None | Some(FormatArg::Csv) => robots_batch::Format::Csv,
+            Some(FormatArg::Tsv) => robots_batch::Format::Tsv,
+            Some(FormatArg::Jsonl) => robots_batch::Format::Jsonl,
+        }
+    }
+}
+
+/// How many threads work: the flag of every command that uses several.
+#[derive(Debug, clap::Args)]
+pub struct ThreadArgs {
+    /// Worker threads [default: all cores].
+    ///
+    /// 0 also means all cores; at most 1024. The output is the same for any
+    /// number.
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads)]
+    pub threads: Option<usize>,
+}
+
+impl ThreadArgs {
+    /// The thread count for [`BatchBuilder::threads`](robots_batch::BatchBuilder::threads): 0 for all cores.
+    pub fn count(&self) -> usize {
+        self.threads.unwrap_or(0)
+    }
 }
 
 /// What URLS holds, and where a record's URL is: the flags the default
@@ -334,6 +379,23 @@ pub enum InputFormatArg {
     Parquet,
 }
 
+impl InputFormatArg {
+    /// The records' format, `None` for lines of URLs.
+    pub fn record_format(self) -> Option<robots_batch::record::RecordFormat> {
+        use robots_batch::record::RecordFormat;
+        Some(match self {
+            InputFormatArg::Lines => return None,
+            InputFormatArg::Jsonl => RecordFormat::Jsonl,
+            InputFormatArg::Csv => RecordFormat::Csv,
+            InputFormatArg::Tsv => RecordFormat::Tsv,
+            InputFormatArg::Cdxj => RecordFormat::Cdxj,
+            InputFormatArg::AccessLog => RecordFormat::AccessLog,
+            InputFormatArg::Warc => RecordFormat::Warc,
+            InputFormatArg::Parquet => RecordFormat::Parquet,
+        })
+    }
+}
+
 /// `--compress`.
 #[derive(Clone, Copy, Debug, Eq, PartialEq, ValueEnum)]
 pub enum CompressArg {
@@ -350,6 +412,15 @@ pub enum LayoutArg {
     Wide,
     /// One row per URL and agent.
     Long,
+}
+
+impl From<LayoutArg> for robots_batch::Layout {
+    fn from(layout: LayoutArg) -> robots_batch::Layout {
+        match layout {
+            LayoutArg::Wide => robots_batch::Layout::Wide,
+            LayoutArg::Long => robots_batch::Layout::Long,
+        }
+    }
 }
 
 /// `--emit`.

@@ -12,8 +12,7 @@ use robots_batch::{
 };
 
 use crate::cli::args::{
-    CompressArg, EmitArg, FormatArg, InputFormatArg, LayoutArg, ProgressWhen,
-    StatsFormat,
+    CompressArg, EmitArg, InputFormatArg, ProgressWhen, StatsFormat,
 };
 use crate::cli::input::{read_head, Compression};
 use crate::cli::Args;
@@ -154,9 +153,10 @@ impl Config {
             format: args.records.input_format,
             url_field: args.records.url_field().map(String::from),
             url_flag: args.records.url_flag(),
-            explain: args.explain,
-            usage: args.usage,
-            table_flags: args.format.is_some() || args.layout.is_some(),
+            explain: args.output.explain,
+            usage: args.output.usage,
+            table_flags: args.output.syntax.format.is_some()
+                || args.output.layout.is_some(),
             agent_flags: args.agents.given(),
             robots: robots.clone(),
             dialect: args.dialect,
@@ -178,7 +178,7 @@ impl Config {
             .collect();
 
         let mut batch = BatchBuilder::new();
-        batch.threads(args.threads.unwrap_or(0));
+        batch.threads(args.threads.count());
         if let Some(bytes) = args.chunk_size {
             batch.chunk_size(bytes);
         }
@@ -191,7 +191,7 @@ impl Config {
         batch.memory_map(unsafe { MmapChoice::auto() });
         let batch = batch.build().context("failed to start worker threads")?;
 
-        let output = match (args.emit, args.count) {
+        let output = match (args.output.emit, args.output.count) {
             (Some(emit), count) => {
                 let allowed = emit == EmitArg::Allowed;
                 if count {
@@ -202,29 +202,27 @@ impl Config {
             }
             (None, true) => Output::Count,
             (None, false) => {
-                let format = match args.format {
-                    None | Some(FormatArg::Csv) => Format::Csv,
-                    Some(FormatArg::Tsv) => Format::Tsv,
-                    Some(FormatArg::Jsonl) => Format::Jsonl,
-                };
-                let layout = match args.layout {
+                let format = args.output.syntax.format();
+                let layout = match args.output.layout {
                     None => Layout::Single,
-                    Some(LayoutArg::Wide) => Layout::Wide,
-                    Some(LayoutArg::Long) => Layout::Long,
+                    Some(layout) => layout.into(),
                 };
                 if agents.len() == 1
                     && format == Format::Csv
                     && layout == Layout::Single
-                    && !args.explain
-                    && !args.usage
+                    && !args.output.explain
+                    && !args.output.usage
                 {
                     Output::Plain
                 } else {
                     let names: Vec<&str> =
                         agents.iter().map(String::as_str).collect();
                     let mut table = TableBuilder::new();
-                    table.format(format).layout(layout).explain(args.explain);
-                    if args.usage {
+                    table
+                        .format(format)
+                        .layout(layout)
+                        .explain(args.output.explain);
+                    if args.output.usage {
                         table.usage(
                             agents
                                 .iter()
@@ -250,7 +248,7 @@ impl Config {
             batch,
             input,
             output,
-            header: !args.no_header,
+            header: !args.output.syntax.no_header,
             progress: args.report.progress,
             output_file: args.report.output,
             robots: args.robots,

@@ -6,7 +6,7 @@ use clap::{Parser, ValueEnum};
 use robots_batch::crawl::{Assume, FetchPolicy};
 use robots_batch::{Dialect, EngineKind, DEFAULT_MAX_ROBOTS_BYTES};
 
-use super::args::{EmitArg, FormatArg, RecordInput, Report};
+use super::args::{RecordInput, Report};
 
 const CRAWL_AFTER_HELP: &str = "\
 ROBOTS.TXT SOURCES (at least one; all may be combined):
@@ -151,36 +151,14 @@ pub struct CrawlArgs {
     )]
     pub compile_after: usize,
 
-    /// Add the deciding fetch's origin and the deciding rule's line and
-    /// text to every row.
-    #[arg(long)]
-    pub explain: bool,
+    #[command(flatten)]
+    pub output: super::args::OutputArgs,
 
-    /// csv (the default), tsv or jsonl.
-    #[arg(long, value_name = "FORMAT")]
-    pub format: Option<FormatArg>,
-
-    /// Worker threads [default: all cores]; at most 1024.
-    #[arg(
-        short = 'j',
-        long,
-        value_name = "N",
-        value_parser = super::args::parse_threads
-    )]
-    pub threads: Option<usize>,
-
-    /// Do not print the header row.
-    #[arg(long)]
-    pub no_header: bool,
+    #[command(flatten)]
+    pub threads: super::args::ThreadArgs,
 
     #[command(flatten)]
     pub report: Report,
-
-    /// Write only the lines or records with this verdict, unchanged:
-    /// allowed (every agent may fetch them) or disallowed (some agent may
-    /// not). Unknown verdicts are in neither.
-    #[arg(long, value_name = "VERDICT", conflicts_with_all = ["explain", "format"])]
-    pub emit: Option<EmitArg>,
 
     #[command(flatten)]
     pub records: RecordInput,

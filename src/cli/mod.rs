@@ -12,6 +12,7 @@ mod agentargs;
 pub mod args;
 mod config;
 mod crawlargs;
+mod crawlconfig;
 mod generate;
 mod input;
 mod sigbus;
@@ -25,6 +26,7 @@ pub use self::config::{
     warn_not_robots_txt, Config, Input, Output,
 };
 pub use self::crawlargs::{CrawlArgs, MissingArg, SourceArgs};
+pub use self::crawlconfig::{read_fetches, CrawlConfig};
 pub use self::generate::{generate, GenerateArgs};
 pub use self::input::{decoded_head, read_head, Compression};
 pub use self::messages::{message_line, message_line_raw};

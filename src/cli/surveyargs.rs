@@ -4,7 +4,6 @@
 use clap::Parser;
 use robots_batch::Dialect;
 
-use super::args::FormatArg;
 use super::crawlargs::{PolicyArgs, SourceArgs};
 
 const SURVEY_AFTER_HELP: &str = "\
@@ -92,20 +91,9 @@ pub struct SurveyArgs {
     #[arg(long)]
     pub usage: bool,
 
-    /// csv (the default), tsv or jsonl.
-    #[arg(long, value_name = "FORMAT")]
-    pub format: Option<FormatArg>,
+    #[command(flatten)]
+    pub syntax: super::args::SyntaxArgs,
 
-    /// Worker threads [default: all cores]; at most 1024.
-    #[arg(
-        short = 'j',
-        long,
-        value_name = "N",
-        value_parser = super::args::parse_threads
-    )]
-    pub threads: Option<usize>,
-
-    /// Do not print the header row.
-    #[arg(long)]
-    pub no_header: bool,
+    #[command(flatten)]
+    pub threads: super::args::ThreadArgs,
 }

@@ -8,187 +8,42 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
-use robots_batch::crawl::{
-    Assume, CrawlJudge, CrawlWorker, FetchSet, Skipped,
-};
+use robots_batch::crawl::{CrawlJudge, CrawlWorker};
 use robots_batch::record::{RecordFormat, Records};
-use robots_batch::{
-    Batch, BatchBuilder, Counts, Format, MatcherBuilder, Stats,
-};
+use robots_batch::{Counts, Stats};
 
 use super::shared::{
-    finish, input_format, open_source_after, print_stats, report_dropped,
-    run_error, run_records as run_target, warn_cut_lines, Progress, Target,
+    count_table, finish, input_format, open_source_after, print_stats,
+    report_dropped, run_error, run_records, warn_cut_lines, Progress, Target,
 };
-use crate::cli::args::{EmitArg, InputFormatArg};
-use crate::cli::Input;
-use crate::cli::{
-    open_output, output_compression, CrawlArgs, MissingArg, SourceArgs,
-};
+use crate::cli::{open_output, output_compression, CrawlConfig, Input};
 
-/// Reads the fetches of every source, in the order directories, indexes,
-/// WARC files. With `skipped`, the entries of a directory that cannot be
-/// used are put there rather than ending the run.
-pub fn read_fetches(
-    sources: &SourceArgs,
-    max_robots_bytes: usize,
-    mut skipped: Option<&mut Vec<Skipped>>,
-) -> anyhow::Result<FetchSet> {
-    let mut fetches = FetchSet::new();
-    fetches.parse_limit(max_robots_bytes);
-    for dir in &sources.robots_dir {
-        let n = match skipped {
-            Some(ref mut s) => fetches.read_dir_skipping(dir, s)?,
-            None => fetches.read_dir(dir)?,
-        };
-        log::debug!("{n} robots.txt files in {}", dir.display());
-    }
-    for index in &sources.robots_index {
-        let n = if index.as_os_str() == "-" {
-            fetches.read_index_from(io::stdin().lock(), index)?
-        } else {
-            fetches.read_index(index)?
-        };
-        log::debug!("{n} fetches in {}", index.display());
-    }
-    for warc in &sources.robots_warc {
-        let n = fetches.read_warc(warc)?;
-        log::debug!("{n} responses in {}", warc.display());
-    }
-    Ok(fetches)
-}
-
-/// The input bytes in flight: four times the default command's, so that
-/// a chunk (judged sorted by origin) holds four times the URLs, and more
-/// of an origin's URLs in a log of mixed hosts meet in one chunk and share
-/// its matchers while they are in the cache.
-const IN_FLIGHT_BYTES: usize = 32 << 20;
-
-/// The input bytes in flight for a URL file of at least
-/// [`LARGE_INPUT`] bytes: twice [`IN_FLIGHT_BYTES`], so chunks of twice
-/// the size, which in a log of many hosts in random order meet each
-/// origin's URLs twice as often, while a file this large still makes
-/// many chunks for every thread (a smaller one would leave threads idle).
-const LARGE_IN_FLIGHT_BYTES: usize = 64 << 20;
-
-/// A URL file is cut into at least this many chunks for each thread (see
-/// [`BatchBuilder::file_chunks`]), so that a short log keeps them all busy;
-/// no more, since a smaller chunk holds fewer of each origin's URLs.
-const FILE_CHUNKS_PER_THREAD: usize = 1;
-
-/// A URL file at least this long gets [`LARGE_IN_FLIGHT_BYTES`].
-const LARGE_INPUT: u64 = 256 << 20;
-
-/// The input bytes in flight for the URL file at `urls`: its length is
-/// known before it is read (not a pipe's; a file that cannot be read
-/// fails later, where it is opened).
-fn in_flight_bytes(urls: &Path) -> usize {
-    let large = urls.as_os_str() != "-"
-        && std::fs::metadata(urls)
-            .is_ok_and(|m| m.is_file() && m.len() >= LARGE_INPUT);
-    match large {
-        true => LARGE_IN_FLIGHT_BYTES,
-        false => IN_FLIGHT_BYTES,
-    }
-}
-
-/// Reads the fetches, then judges every line of the input.
-pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
+/// Judges every line (or record) of the input.
+pub fn run(config: CrawlConfig) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
-    if !args.sources.any() {
-        anyhow::bail!(
-            "no robots.txt source: give --robots-dir, --robots-index or \
-             --robots-warc (see robots-batch crawl -h)"
-        );
-    }
-    let stdin = std::iter::once(&args.urls)
-        .chain(&args.sources.robots_index)
-        .chain(args.agents.agents_file.as_ref())
-        .filter(|path| path.as_os_str() == "-")
-        .count();
-    if stdin > 1 {
-        anyhow::bail!(
-            "only one of URLS, --agents-file and the --robots-index files \
-             can be standard input (-)"
-        );
-    }
-    let mut batch = BatchBuilder::new();
-    batch.threads(args.threads.unwrap_or(0));
-    batch.in_flight_bytes(in_flight_bytes(&args.urls));
-    batch.file_chunks(FILE_CHUNKS_PER_THREAD);
-    if let Some(bytes) = args.chunk_size {
-        batch.chunk_size(bytes);
-    }
-    let batch = batch.build().context("failed to start worker threads")?;
-    // The files of a directory are read on the batch's threads.
-    let fetches = batch.install(|| {
-        read_fetches(&args.sources, args.policy.max_robots_bytes, None)
-    })?;
-    let agents = args.agents.resolve()?;
-    for agent in &agents {
-        crate::cli::warn_agent(agent, args.dialect);
-    }
-    let on_missing = match args.on_missing {
-        MissingArg::Allow => Some(Assume::Allow),
-        MissingArg::Disallow => Some(Assume::Disallow),
-        MissingArg::Unknown => None,
+    let (format, read) =
+        input_format(config.input_format, config.url_flag, &config.input)?;
+    let result = match format.record_format() {
+        Some(format) => judge_records(&config, format, read, start),
+        None => run_lines(&config, read, start),
     };
-    let policy =
-        args.policy.policy(on_missing, args.cache_mib.saturating_mul(1 << 20));
-    let mut builder = MatcherBuilder::new();
-    builder.engine(args.engine);
-    let judge =
-        CrawlJudge::new(fetches, policy, builder, &agents, args.dialect)
-            .compile_after(args.compile_after);
-    // Not an error: Common Crawl's robots.txt WARCs hold the pages that
-    // some redirects lead to, and other sources may hold any capture.
-    let undecodable = judge.fetches().undecodable();
-    if undecodable > 0 {
-        message!(
-            "{undecodable} robots.txt bodies with a Content-Encoding that \
-             cannot be undone: taken as fetches that got no answer"
-        );
-    }
-    let unused = judge.unused_captures();
-    if unused > 0 {
-        message!(
-            "{unused} captures of other URLs than /robots.txt skipped: no \
-             redirect from a robots.txt leads to them"
-        );
-    }
-    let format = match args.format {
-        None | Some(crate::cli::args::FormatArg::Csv) => Format::Csv,
-        Some(crate::cli::args::FormatArg::Tsv) => Format::Tsv,
-        Some(crate::cli::args::FormatArg::Jsonl) => Format::Jsonl,
-    };
+    report_judge(&config.judge);
+    // The process ends next, so the judge is not freed: freeing the fetches
+    // and matchers of every host one by one is a visible part of a run over
+    // many hosts.
+    std::mem::forget(config);
+    result
+}
 
-    let input = if args.urls.as_os_str() == "-" {
-        Input::Stdin
-    } else {
-        Input::Path(args.urls.clone())
-    };
-    let (input_format, read) = input_format(
-        args.records.input_format,
-        args.records.url_flag(),
-        &input,
-    )?;
-    if input_format != InputFormatArg::Lines {
-        let result = run_records(
-            &args,
-            &judge,
-            &batch,
-            input,
-            input_format,
-            read,
-            start,
-        );
-        report_judge(&judge);
-        std::mem::forget(judge);
-        return result;
-    }
-    let emit = args.emit.map(|e| e == EmitArg::Allowed);
-    let name = input.name();
-    let file = match input {
+/// Judges every line of the input, a URL each.
+fn run_lines(
+    config: &CrawlConfig,
+    read: Vec<u8>,
+    start: Instant,
+) -> anyhow::Result<ExitCode> {
+    let (judge, rows) = (&config.judge, config.rows);
+    let name = config.input.name();
+    let file = match config.input {
         Input::Stdin => None,
         Input::Path(ref path) => Some(
             File::open(path)
@@ -196,30 +51,28 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
         ),
     };
     let (source, total) =
-        open_source_after(&batch, file.as_ref(), &name, read, false)?;
-
-    let sources =
-        args.sources.robots_index.iter().chain(&args.sources.robots_warc);
-    let inputs: Vec<&Path> = std::iter::once(&args.urls)
-        .chain(sources)
-        .map(|p| p.as_path())
-        .collect();
+        open_source_after(&config.batch, file.as_ref(), &name, read, false)?;
     let rows_to_terminal =
-        args.report.output.is_none() && io::stdout().is_terminal();
+        config.output_file.is_none() && io::stdout().is_terminal();
+    let inputs: Vec<&Path> =
+        config.inputs.iter().map(|p| p.as_path()).collect();
     let mut stdout = open_output(
-        args.report.output.as_deref(),
-        output_compression(
-            args.report.output.as_deref(),
-            args.report.compress,
-        ),
+        config.output_file.as_deref(),
+        output_compression(config.output_file.as_deref(), config.compress),
         &inputs,
     )?;
-    if !args.no_header && emit.is_none() {
-        let header = CrawlWorker::header(&judge, format, args.explain);
+    let new_worker = || {
+        CrawlWorker::new(judge, rows.format, rows.explain)
+            .layout(rows.layout)
+            .usage(rows.usage)
+            .emit(rows.emit)
+    };
+    if rows.header && rows.emit.is_none() && !rows.count {
+        let header = new_worker().header();
         stdout.write_all(&header).context("failed to write output")?;
     }
     let mut progress =
-        Progress::new(start, total, args.report.progress, rows_to_terminal);
+        Progress::new(start, total, config.progress, rows_to_terminal);
     let mut write_failed = false;
     let sink = |rendered: &[u8], total: &Stats| -> io::Result<()> {
         if let Err(err) = stdout.write_all(rendered) {
@@ -229,37 +82,48 @@ pub fn run(args: CrawlArgs) -> anyhow::Result<ExitCode> {
         progress.update(total.bytes());
         Ok(())
     };
-    let agents = judge.agents().to_vec();
-    let several = args.report.stats.is_some() && agents.len() > 1;
+    let agents = judge.agents();
+    // -c and --stats with several agents count each agent's verdicts.
+    let tally = rows.count || (config.stats.is_some() && agents.len() > 1);
     let counts = Counts::new(agents.len());
     let new_worker = || {
-        let worker = CrawlWorker::new(&judge, format, args.explain).emit(emit);
-        if several {
-            worker.tally(&counts)
-        } else {
-            worker
+        let worker = new_worker();
+        let worker = if tally { worker.tally(&counts) } else { worker };
+        match rows.count {
+            true => worker.count_only(),
+            false => worker,
         }
     };
     let result = source.run_crawl(new_worker, sink);
-    report_judge(&judge);
-    // The process ends next, so the judge is not freed: freeing the fetches
-    // and matchers of every host one by one is a visible part of a run over
-    // many hosts.
-    std::mem::forget(judge);
     progress.finish();
     let stats = result.map_err(|err| run_error(err, write_failed, &name))?;
     warn_cut_lines(&stats);
+    if rows.count {
+        let counted = match rows.emit {
+            Some(_) => format!("{}\n", stats.kept_records()).into_bytes(),
+            None => count_table(agents, &counts, rows.header, true)?,
+        };
+        stdout.write_all(&counted).context("failed to write output")?;
+    }
     stdout.flush().context("failed to write output")?;
-    report_dropped(&name, "lines", &stats, emit, true);
-    if let Some(format) = args.report.stats {
-        let per_agent = several.then_some((&agents[..], &counts));
+    if !rows.count {
+        report_dropped(&name, "lines", &stats, rows.emit, true);
+    }
+    if let Some(format) = config.stats {
+        let several = agents.len() > 1;
+        let per_agent = several.then_some((agents, &counts));
         print_stats(format, &stats, start.elapsed(), per_agent);
     }
-    // With --emit, grep's exit code: 1 when no line had the verdict.
-    Ok(match emit {
+    Ok(exit_code(rows.emit, &stats))
+}
+
+/// With --emit, grep's exit code: 1 when no line or record had the
+/// verdict.
+fn exit_code(emit: Option<bool>, stats: &Stats) -> ExitCode {
+    match emit {
         Some(_) if stats.kept_records() == 0 => ExitCode::from(1),
         _ => ExitCode::SUCCESS,
-    })
+    }
 }
 
 /// What the judge met on the way: files it could not read (a message),
@@ -283,82 +147,65 @@ fn report_judge(judge: &CrawlJudge) {
 
 /// Judges the records of the input (`--input-format` other than lines),
 /// each by its URL's own origin, and writes them back in their format.
-fn run_records(
-    args: &CrawlArgs,
-    judge: &CrawlJudge,
-    batch: &Batch,
-    input: Input,
-    format: InputFormatArg,
+fn judge_records(
+    config: &CrawlConfig,
+    format: RecordFormat,
     read: Vec<u8>,
     start: Instant,
 ) -> anyhow::Result<ExitCode> {
-    let name = input.name();
-    let emit = args.emit.map(|e| e == EmitArg::Allowed);
-    let format = match format {
-        InputFormatArg::Jsonl => RecordFormat::Jsonl,
-        InputFormatArg::Csv => RecordFormat::Csv,
-        InputFormatArg::Tsv => RecordFormat::Tsv,
-        InputFormatArg::Cdxj => RecordFormat::Cdxj,
-        InputFormatArg::Warc => RecordFormat::Warc,
-        InputFormatArg::Parquet => RecordFormat::Parquet,
-        InputFormatArg::AccessLog => anyhow::bail!(
+    let (judge, rows) = (&config.judge, config.rows);
+    let name = config.input.name();
+    if format == RecordFormat::AccessLog {
+        anyhow::bail!(
             "an access log holds one site's paths, not URLs: judge it with \
              the default command and that site's robots.txt"
-        ),
-        InputFormatArg::Lines => unreachable!("lines are not records"),
-    };
-    if args.format.is_some() {
+        );
+    }
+    if rows.format_given || rows.layout_given {
         anyhow::bail!(
-            "--format applies to lines of URLs; {name} is read as {} \
-             records, written back in their own format",
+            "--format and --layout apply to lines of URLs; {name} is read as \
+             {} records, written back in their own format",
             format.name()
         );
     }
+    if rows.usage {
+        anyhow::bail!(
+            "--usage in crawl mode applies to lines of URLs; {name} is read \
+             as {} records",
+            format.name()
+        );
+    }
+    let counts = Counts::new(judge.agents().len());
     let mut records = Records::crawl(format, judge);
-    if let Some(field) = args.records.url_field() {
+    if let Some(ref field) = config.url_field {
         records.url_field(field);
     }
-    records.emit(emit).explain(args.explain);
-    let sources =
-        args.sources.robots_index.iter().chain(&args.sources.robots_warc);
-    let target = Target {
-        input: &input,
-        read,
-        output: args.report.output.as_deref(),
-        compress: args.report.compress,
-        inputs: std::iter::once(&args.urls)
-            .chain(sources)
-            .map(|p| p.as_path())
-            .collect(),
-        count: None,
-    };
-    let stats = run_target(&records, batch, target, emit)?;
-    finish(&name, &stats, emit, args.report.stats, start);
-    report_dropped(&name, "records", &stats, emit, true);
-    Ok(match emit {
-        Some(_) if stats.kept_records() == 0 => ExitCode::from(1),
-        _ => ExitCode::SUCCESS,
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A URL file of `LARGE_INPUT` bytes or more gets the larger chunks;
-    /// a shorter one, standard input, or a missing file, the usual ones.
-    #[test]
-    fn large_url_files_get_more_bytes_in_flight() {
-        let path = std::env::temp_dir()
-            .join(format!("robots-batch-large-{}.log", std::process::id()));
-        let file = std::fs::File::create(&path).unwrap();
-        // Sparse: no bytes are written.
-        file.set_len(LARGE_INPUT).unwrap();
-        assert_eq!(in_flight_bytes(&path), LARGE_IN_FLIGHT_BYTES);
-        file.set_len(LARGE_INPUT - 1).unwrap();
-        assert_eq!(in_flight_bytes(&path), IN_FLIGHT_BYTES);
-        std::fs::remove_file(&path).unwrap();
-        assert_eq!(in_flight_bytes(&path), IN_FLIGHT_BYTES);
-        assert_eq!(in_flight_bytes(Path::new("-")), IN_FLIGHT_BYTES);
+    // -c alone judges the records as --emit does, which writes the least,
+    // and writes none of them.
+    let only_counts = rows.count && rows.emit.is_none();
+    records.emit(if only_counts { Some(true) } else { rows.emit });
+    records.explain(rows.explain);
+    if only_counts {
+        records.tally(&counts);
     }
+    let agents = judge.agents();
+    let table = |_: &Stats| count_table(agents, &counts, rows.header, true);
+    let kept =
+        |stats: &Stats| Ok(format!("{}\n", stats.kept_records()).into());
+    let target = Target {
+        input: &config.input,
+        read,
+        output: config.output_file.as_deref(),
+        compress: config.compress,
+        inputs: config.inputs.iter().map(|p| p.as_path()).collect(),
+        count: match (rows.count, rows.emit) {
+            (false, _) => None,
+            (true, None) => Some(&table),
+            (true, Some(_)) => Some(&kept),
+        },
+    };
+    let stats = run_records(&records, &config.batch, target, rows.emit)?;
+    finish(&name, &stats, rows.emit, config.stats, start);
+    report_dropped(&name, "records", &stats, rows.emit, true);
+    Ok(exit_code(rows.emit, &stats))
 }

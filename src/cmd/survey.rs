@@ -16,8 +16,7 @@ use robots_batch::{
 };
 use robots_batch::{Category, Preference, UsagePrefs};
 
-use super::crawl::read_fetches;
-use crate::cli::args::FormatArg;
+use crate::cli::read_fetches;
 use crate::cli::{warn_agent, SurveyArgs};
 
 /// Sites surveyed at a time: their rows are rendered in parallel and
@@ -50,7 +49,7 @@ pub fn run(args: SurveyArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let mut batch = BatchBuilder::new();
-    batch.threads(args.threads.unwrap_or(0));
+    batch.threads(args.threads.count());
     let batch = batch.build().context("failed to start worker threads")?;
     let max_bytes = args.policy.max_robots_bytes;
     let mut skipped = vec![];
@@ -84,11 +83,7 @@ pub fn run(args: SurveyArgs) -> anyhow::Result<ExitCode> {
         &agents,
         args.dialect,
     );
-    let format = match args.format {
-        None | Some(FormatArg::Csv) => Format::Csv,
-        Some(FormatArg::Tsv) => Format::Tsv,
-        Some(FormatArg::Jsonl) => Format::Jsonl,
-    };
+    let format = args.syntax.format();
     // By name, so that a directory's rows do not depend on the order its
     // file system lists it in.
     let mut sites: Vec<usize> = judge.sites().collect();
@@ -105,7 +100,7 @@ pub fn run(args: SurveyArgs) -> anyhow::Result<ExitCode> {
     }
     names.push("note");
     let columns = Columns::new(format, &names);
-    if !args.no_header && !args.summary {
+    if !args.syntax.no_header && !args.summary {
         stdout
             .write_all(&columns.header())
             .context("failed to write output")?;
@@ -129,7 +124,12 @@ pub fn run(args: SurveyArgs) -> anyhow::Result<ExitCode> {
         }
     }
     if args.summary {
-        let out = summary.render(format, &agents, !args.no_header, args.usage);
+        let out = summary.render(
+            format,
+            &agents,
+            !args.syntax.no_header,
+            args.usage,
+        );
         stdout.write_all(&out).context("failed to write output")?;
     }
     stdout.flush().context("failed to write output")?;

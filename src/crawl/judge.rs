@@ -278,6 +278,11 @@ impl CrawlJudge {
         &self.agents
     }
 
+    /// The dialect each robots.txt is read in.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
     /// The policy judged under.
     pub fn policy(&self) -> &FetchPolicy {
         &self.policy

@@ -51,6 +51,7 @@ mod policy;
 mod reference;
 mod remembered;
 mod source;
+mod usage;
 mod verdict;
 mod warc;
 mod worker;

@@ -5,12 +5,14 @@ use std::io;
 
 use super::grouped::GroupedScratch;
 use super::judge::CrawlJudge;
+use super::usage::FetchUsage;
 use super::verdict::{CrawlReason, CrawlVerdict};
 use crate::batch::{room_for, ChunkWorker, Stats};
-use crate::output::{slot, Cell, Counts, CrawlRows, Format};
+use crate::output::{slot, Cell, Counts, CrawlRows, Format, Layout};
 use crate::prefetch::Region;
 use crate::url::lines::UrlLines;
 use crate::url::path::UrlPath;
+use crate::usage::UsagePrefs;
 
 /// About the most bytes a row adds to its URL (a JSON Lines row's keys,
 /// a verdict and its reason): room reserved and never written costs no
@@ -74,6 +76,14 @@ pub struct CrawlWorker<'j> {
     /// worker's counts (allowed, disallowed, unknown per agent) until the
     /// chunk ends.
     tally: Option<(&'j Counts, Vec<u64>)>,
+    /// How the rows are written (see [`CrawlWorker::layout`]).
+    format: Format,
+    layout: Layout,
+    /// With usage columns: each fetch's preferences, and the line's.
+    usage: Option<FetchUsage>,
+    prefs: Vec<Option<UsagePrefs>>,
+    /// Write no rows: only count (`-c`).
+    count_only: bool,
 }
 
 impl<'j> CrawlWorker<'j> {
@@ -83,13 +93,24 @@ impl<'j> CrawlWorker<'j> {
         format: Format,
         explain: bool,
     ) -> CrawlWorker<'j> {
-        let several = judge.agents().len() > 1;
+        let layout = Layout::Single;
         CrawlWorker {
             judge,
-            rows: CrawlRows::new(format, several, explain),
+            rows: CrawlRows::new(
+                format,
+                layout,
+                judge.agents(),
+                explain,
+                false,
+            ),
             explain,
             emit: None,
             tally: None,
+            format,
+            layout,
+            usage: None,
+            prefs: vec![],
+            count_only: false,
             grouped: GroupedScratch::new(judge),
             lines: vec![],
             paths: vec![],
@@ -116,14 +137,47 @@ impl<'j> CrawlWorker<'j> {
         self
     }
 
+    /// Lays several agents' verdicts out `layout`: long (the default),
+    /// one row per URL and agent, or wide, one row per URL (see
+    /// [`Layout`]).
+    pub fn layout(mut self, layout: Layout) -> CrawlWorker<'j> {
+        self.layout = layout;
+        self.renew_rows()
+    }
+
+    /// Adds each agent's usage preferences after its verdict (see
+    /// [`Usage`]): those of the robots.txt that decided, for a URL it
+    /// allows; none for a URL that may not be fetched or whose origin has
+    /// no robots.txt.
+    pub fn usage(mut self, yes: bool) -> CrawlWorker<'j> {
+        self.usage = yes.then(FetchUsage::default);
+        self.renew_rows()
+    }
+
+    /// Writes no rows and no lines and only counts: each agent's verdicts
+    /// with [`CrawlWorker::tally`], and with [`CrawlWorker::emit`] the lines
+    /// it would write (their number is [`Stats::kept_records`]).
+    pub fn count_only(mut self) -> CrawlWorker<'j> {
+        self.count_only = true;
+        self
+    }
+
+    fn renew_rows(mut self) -> CrawlWorker<'j> {
+        let agents = self.judge.agents();
+        let usage = self.usage.is_some();
+        self.rows = CrawlRows::new(
+            self.format,
+            self.layout,
+            agents,
+            self.explain,
+            usage,
+        );
+        self
+    }
+
     /// The header row (empty for JSON Lines, which has none).
-    pub fn header(
-        judge: &CrawlJudge,
-        format: Format,
-        explain: bool,
-    ) -> Vec<u8> {
-        let several = judge.agents().len() > 1;
-        CrawlRows::new(format, several, explain).header()
+    pub fn header(&self) -> Vec<u8> {
+        self.rows.header()
     }
 
     /// Writes the rows of the chunk's line at `line`, one per agent.
@@ -151,7 +205,15 @@ impl<'j> CrawlWorker<'j> {
             }
         };
         let plain = self.paths[line].plain;
-        self.rows.push_rows(out, url, plain, n, key, cell);
+        if let Some(ref mut usage) = self.usage {
+            self.prefs.clear();
+            for (a, &v) in verdicts.iter().enumerate() {
+                self.prefs.push(usage.prefs(self.judge, a, v, url));
+            }
+        }
+        let prefs = &self.prefs;
+        let prefs = |a: usize| prefs.get(a).copied().flatten();
+        self.rows.push_rows(out, url, plain, n, key, cell, prefs);
     }
 }
 
@@ -258,7 +320,7 @@ impl ChunkWorker for CrawlWorker<'_> {
         // Render in input order, into room for about every row: grown by
         // doubling, the buffer would be copied and its pages touched twice.
         out.clear();
-        if self.emit.is_none() {
+        if self.emit.is_none() && !self.count_only {
             let rows = chunk.len() + self.lines.len() * ROW_EXTRA;
             out.reserve(n.saturating_mul(rows).min(MAX_ROWS_RESERVED));
         }
@@ -279,11 +341,14 @@ impl ChunkWorker for CrawlWorker<'_> {
                     let all = all_allowed(verdicts);
                     stats.undecided += u64::from(all.is_none());
                     if all == Some(want) {
-                        out.extend_from_slice(line);
-                        out.push(b'\n');
+                        if !self.count_only {
+                            out.extend_from_slice(line);
+                            out.push(b'\n');
+                        }
                         stats.kept += 1;
                     }
                 }
+                None if self.count_only => {}
                 None => self.render(out, line, i),
             }
         }

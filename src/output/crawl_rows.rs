@@ -2,29 +2,50 @@
 //! the deciding fetch and rule when explained.
 
 use super::fields::{push_field, push_json_string, push_plain_field};
-use super::format::Format;
-use super::rows::{header_of, Cell, Column, Rows};
+use super::format::{Format, Layout};
+use super::rows::{header_of, push_usage, usage_names, Cell, Column, Rows};
+use crate::usage::UsagePrefs;
 
-/// Crawl mode's rows, one per URL and agent: `url,verdict,reason`, with
-/// `agent` after the URL when there are several agents, and with
-/// `explain` the deciding fetch and rule, `robots,line,rule`.
+/// Crawl mode's rows. Long (the default with several agents): one row
+/// per URL and agent, `url,agent,verdict,reason`; single (one agent):
+/// `url,verdict,reason`; wide: one row per URL, each agent's verdict and
+/// reason in columns named `<agent>` and `<agent>.reason` (JSON Lines:
+/// `"verdicts":{"<agent>":{"verdict":...,"reason":...}}`). With `explain`
+/// each verdict is followed by the deciding fetch and rule,
+/// `robots,line,rule`, and with `usage` by the usage preferences.
 ///
-/// A row's agent, verdict and reason (its head) take few values: each head
-/// is rendered the first time it comes and copied after, as a table's
-/// cells are. The URL and the explanation are rendered per row.
+/// A verdict's agent, verdict and reason (its head) take few values: each
+/// head is rendered the first time it comes and copied after, as a table's
+/// cells are. The URL, the explanation and the preferences are rendered
+/// per row.
 #[derive(Clone, Debug)]
 pub(crate) struct CrawlRows {
+    layout: Layout,
     head: Rows,
     tail: Rows,
+    usage: bool,
+    /// Wide rows: the header's names of every agent's columns.
+    agents: Vec<String>,
     /// The heads rendered so far, by their callers' keys (empty: not yet).
     heads: Vec<Vec<u8>>,
 }
 
 impl CrawlRows {
-    /// Rows in `format`, with an `agent` column for `several` agents.
-    pub(crate) fn new(format: Format, several: bool, explain: bool) -> Self {
+    /// Rows of `agents`' verdicts in `format` and `layout` (`Single` with
+    /// several agents is `Long`).
+    pub(crate) fn new(
+        format: Format,
+        layout: Layout,
+        agents: &[String],
+        explain: bool,
+        usage: bool,
+    ) -> Self {
+        let layout = match layout {
+            Layout::Single if agents.len() > 1 => Layout::Long,
+            layout => layout,
+        };
         let mut head = vec![];
-        if several {
+        if layout == Layout::Long {
             head.push(Column::Agent);
         }
         head.extend([Column::Verdict, Column::Reason]);
@@ -33,31 +54,54 @@ impl CrawlRows {
             tail.extend([Column::Robots, Column::Line, Column::Rule]);
         }
         CrawlRows {
+            layout,
             head: Rows { format, columns: head },
             tail: Rows { format, columns: tail },
+            usage,
+            agents: agents.to_vec(),
             heads: vec![],
         }
     }
 
     /// The header line (empty for JSON Lines, which has none).
     pub(crate) fn header(&self) -> Vec<u8> {
+        let format = self.head.format;
+        let explain = !self.tail.columns.is_empty();
+        let usage = match self.usage {
+            true => usage_names(explain),
+            false => vec![],
+        };
         let columns = self.head.columns.iter().chain(&self.tail.columns);
-        let names = columns.map(|c| c.name());
-        header_of(self.head.format, std::iter::once("url").chain(names))
+        if self.layout != Layout::Wide {
+            let names = columns.map(|c| c.name()).chain(usage);
+            return header_of(format, std::iter::once("url").chain(names));
+        }
+        let mut names = vec!["url".to_string()];
+        for agent in &self.agents {
+            for column in columns.clone() {
+                names.push(match column {
+                    Column::Verdict => agent.clone(),
+                    other => format!("{agent}.{}", other.name()),
+                });
+            }
+            names.extend(usage.iter().map(|n| format!("{agent}.{n}")));
+        }
+        header_of(format, names.iter().map(String::as_str))
     }
 
-    /// Appends the rows of `url`, one for each agent `a` below `agents`,
-    /// each made of `cell(a)`. `key(a)` stands for that cell's head: the
-    /// same small number (heads are kept in a vector) for the same agent,
-    /// verdict and reason. `cell` is called only when a head is new or the
-    /// rows explain. The URL is written as a field once, then copied;
-    /// `plain` says its bytes are plain (see
-    /// [`PlainLine`](crate::PlainLine)), so that it is copied without
-    /// looking for bytes to quote or escape.
+    /// Appends the rows of `url` (one, or one per agent) for each agent
+    /// `a` below `agents`, each verdict made of `cell(a)` and, with usage,
+    /// `prefs(a)`. `key(a)` stands for that cell's head: the same small
+    /// number (heads are kept in a vector) for the same agent, verdict
+    /// and reason. `cell` is called only when a head is new or the rows
+    /// explain. The URL is written as a field once, then copied; `plain`
+    /// says its bytes are plain (see [`PlainLine`](crate::PlainLine)), so
+    /// that it is copied without looking for bytes to quote or escape.
     // Inlined into the crawl worker's loop over a chunk's lines: left to
     // itself, the compiler stopped inlining it after unrelated changes, at
     // a cost visible per row.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn push_rows<'c>(
         &mut self,
         out: &mut Vec<u8>,
@@ -66,27 +110,34 @@ impl CrawlRows {
         agents: usize,
         key: impl Fn(usize) -> usize,
         cell: impl Fn(usize) -> Cell<'c>,
+        prefs: impl Fn(usize) -> Option<UsagePrefs>,
     ) {
         let format = self.head.format;
         let jsonl = format == Format::Jsonl;
+        let wide = self.layout == Layout::Wide;
         let explain = !self.tail.columns.is_empty();
         let mut field = 0..0;
         for a in 0..agents {
-            if jsonl {
-                out.extend_from_slice(b"{\"url\":");
-            }
-            if a == 0 {
-                let at = out.len();
-                if plain {
-                    push_plain_field(format, out, url);
-                } else if jsonl {
-                    push_json_string(out, url);
-                } else {
-                    push_field(format, out, url);
+            if a == 0 || !wide {
+                if jsonl {
+                    out.extend_from_slice(b"{\"url\":");
                 }
-                field = at..out.len();
-            } else {
-                out.extend_from_within(field.clone());
+                if a == 0 {
+                    let at = out.len();
+                    if plain {
+                        push_plain_field(format, out, url);
+                    } else if jsonl {
+                        push_json_string(out, url);
+                    } else {
+                        push_field(format, out, url);
+                    }
+                    field = at..out.len();
+                } else {
+                    out.extend_from_within(field.clone());
+                }
+                if wide && jsonl {
+                    out.extend_from_slice(b",\"verdicts\":{");
+                }
             }
             let key = key(a);
             if key >= self.heads.len() {
@@ -96,20 +147,53 @@ impl CrawlRows {
             if head.is_empty() || explain {
                 let cell = cell(a);
                 if head.is_empty() {
-                    self.head.push_cell(head, &cell);
+                    push_head(self.layout, &self.head, head, &cell, a);
                 }
                 out.extend_from_slice(head);
                 self.tail.push_cell(out, &cell);
             } else {
                 out.extend_from_slice(head);
             }
-            if jsonl {
-                out.extend_from_slice(b"}\n");
-            } else {
-                out.push(b'\n');
+            if self.usage {
+                push_usage(format, out, prefs(a).as_ref(), explain);
+            }
+            if wide && jsonl {
+                out.push(b'}');
+            }
+            if !wide || a + 1 == agents {
+                out.extend_from_slice(match (jsonl, wide) {
+                    (true, true) => b"}}\n",
+                    (true, false) => b"}\n",
+                    (false, _) => b"\n",
+                });
             }
         }
     }
+}
+
+/// Renders the head of agent `a`'s verdict `cell` into `head`: the
+/// columns of `rows`, and in a wide JSON row the start of the agent's
+/// object.
+fn push_head(
+    layout: Layout,
+    rows: &Rows,
+    head: &mut Vec<u8>,
+    cell: &Cell<'_>,
+    a: usize,
+) {
+    if layout != Layout::Wide || rows.format != Format::Jsonl {
+        rows.push_cell(head, cell);
+        return;
+    }
+    if a > 0 {
+        head.push(b',');
+    }
+    push_json_string(head, cell.agent.as_bytes());
+    head.extend_from_slice(b":{");
+    let at = head.len();
+    rows.push_cell(head, cell);
+    // The object's first member has no comma before it.
+    head.remove(at);
 }
 
 #[cfg(test)]
@@ -142,10 +226,17 @@ mod tests {
             ..full_cell("b")
         };
         let cells = [full_cell("a"), unknown];
+        let agents = ["a".to_string(), "b".to_string()];
         let url = b"/u,\"v\"";
         for format in [Format::Csv, Format::Tsv, Format::Jsonl] {
             for explain in [false, true] {
-                let mut rows = CrawlRows::new(format, true, explain);
+                let mut rows = CrawlRows::new(
+                    format,
+                    Layout::Long,
+                    &agents,
+                    explain,
+                    false,
+                );
                 let mut twice = vec![];
                 for _ in 0..2 {
                     rows.push_rows(
@@ -155,17 +246,35 @@ mod tests {
                         2,
                         |a| a,
                         |a| cells[a],
+                        |_| None,
                     );
                 }
                 let mut once = vec![];
-                let mut fresh = CrawlRows::new(format, true, explain);
-                fresh.push_rows(&mut once, url, false, 2, |a| a, |a| cells[a]);
+                let mut fresh = CrawlRows::new(
+                    format,
+                    Layout::Long,
+                    &agents,
+                    explain,
+                    false,
+                );
+                fresh.push_rows(
+                    &mut once,
+                    url,
+                    false,
+                    2,
+                    |a| a,
+                    |a| cells[a],
+                    |_| None,
+                );
                 assert_eq!(twice, [&once[..], &once[..]].concat());
             }
         }
-        let mut out = CrawlRows::new(Format::Csv, true, true).header();
-        let mut rows = CrawlRows::new(Format::Csv, true, true);
-        rows.push_rows(&mut out, url, false, 2, |a| a, |a| cells[a]);
+        let mut out =
+            CrawlRows::new(Format::Csv, Layout::Long, &agents, true, false)
+                .header();
+        let mut rows =
+            CrawlRows::new(Format::Csv, Layout::Long, &agents, true, false);
+        rows.push_rows(&mut out, url, false, 2, |a| a, |a| cells[a], |_| None);
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "url,agent,verdict,reason,robots,line,rule\n\
@@ -174,8 +283,14 @@ mod tests {
              \"/u,\"\"v\"\"\",b,unknown,no-host,,,\n"
         );
         let mut out = vec![];
-        let mut rows = CrawlRows::new(Format::Jsonl, false, true);
-        rows.push_rows(&mut out, url, false, 1, |_| 0, |_| cells[1]);
+        let mut rows = CrawlRows::new(
+            Format::Jsonl,
+            Layout::Single,
+            &agents[..1],
+            true,
+            false,
+        );
+        rows.push_rows(&mut out, url, false, 1, |_| 0, |_| cells[1], |_| None);
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "{\"url\":\"/u,\\\"v\\\"\",\"verdict\":\"unknown\",\

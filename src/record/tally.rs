@@ -7,7 +7,7 @@ use crate::output::{slot, Counts};
 
 impl<'m> Records<'m> {
     /// Counts each agent's verdicts (`Counts` of as many agents as
-    /// matchers) into `counts`; a bad record counts as unknown for each.
+    /// matchers, or as the crawl judge has) into `counts`; a bad record counts as unknown for each.
     pub fn tally(&mut self, counts: &'m Counts) -> &mut Records<'m> {
         self.tally = Some(counts);
         self
@@ -18,7 +18,10 @@ impl RecordWorker<'_, '_> {
     /// Counts the verdict `allowed` (`None`: unknown) of the agent `i`.
     pub(super) fn count(&mut self, i: usize, allowed: Option<bool>) {
         if self.records.tally.is_some() {
-            let n = self.records.matchers.len();
+            let n = match self.records.crawl {
+                Some(judge) => judge.agents().len(),
+                None => self.records.matchers.len(),
+            };
             self.tally.resize(3 * n, 0);
             self.tally[3 * i + slot(allowed)] += 1;
         }

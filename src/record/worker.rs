@@ -543,8 +543,9 @@ impl<'m> RecordWorker<'_, 'm> {
             Ok(url) => url,
             Err(why) => {
                 stats.count_bad(number, why);
-                for _ in judge.agents() {
+                for i in 0..judge.agents().len() {
                     stats.count_verdict(None);
+                    self.count(i, None);
                 }
                 return None;
             }
@@ -553,8 +554,10 @@ impl<'m> RecordWorker<'_, 'm> {
             unreachable!("a crawl-log worker has a crawl scratch");
         };
         judge.verdicts(url, scratch, &mut self.crawl_verdicts);
-        for v in &self.crawl_verdicts {
-            stats.count_verdict(v.allowed());
+        for i in 0..self.crawl_verdicts.len() {
+            let allowed = self.crawl_verdicts[i].allowed();
+            stats.count_verdict(allowed);
+            self.count(i, allowed);
         }
         let all = all_allowed(&self.crawl_verdicts);
         stats.undecided += u64::from(all.is_none());

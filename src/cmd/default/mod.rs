@@ -116,7 +116,8 @@ fn run_lines(config: Config, read: Vec<u8>) -> anyhow::Result<ExitCode> {
             grep_code(emitted > 0)
         }
         Output::Count => {
-            let table = count_table(&config.agents, &counts, config.header)?;
+            let table =
+                count_table(&config.agents, &counts, config.header, false)?;
             stdout.write_all(&table).context("failed to write output")?;
             ExitCode::SUCCESS
         }

@@ -22,15 +22,8 @@ pub fn run(
     read: Vec<u8>,
     start: Instant,
 ) -> anyhow::Result<ExitCode> {
-    let format = match format {
-        InputFormatArg::Lines => unreachable!("lines are not records"),
-        InputFormatArg::Jsonl => RecordFormat::Jsonl,
-        InputFormatArg::Csv => RecordFormat::Csv,
-        InputFormatArg::Tsv => RecordFormat::Tsv,
-        InputFormatArg::Cdxj => RecordFormat::Cdxj,
-        InputFormatArg::AccessLog => RecordFormat::AccessLog,
-        InputFormatArg::Warc => RecordFormat::Warc,
-        InputFormatArg::Parquet => RecordFormat::Parquet,
+    let Some(format) = format.record_format() else {
+        unreachable!("lines are not records")
     };
     let name = config.input.name();
     let rf = &config.records;
@@ -88,7 +81,8 @@ pub fn run(
     }
     let inputs = [Some(config.robots.as_path()), config.input.path()];
     let header = config.header;
-    let table = |_: &Stats| count_table(&config.agents, &counts, header);
+    let table =
+        |_: &Stats| count_table(&config.agents, &counts, header, false);
     let kept =
         |stats: &Stats| Ok(format!("{}\n", stats.kept_records()).into());
     let target = Target {

@@ -13,23 +13,29 @@ use robots_batch::{Counts, Stats, MAX_LINE_BYTES};
 
 use crate::cli::{ProgressWhen, StatsFormat};
 
-/// The table of `-c`: each agent's allowed and disallowed verdicts, as
-/// CSV, with its header when `header`.
+/// The table of `-c`: each agent's allowed and disallowed verdicts (and
+/// with `unknown`, crawl mode's unknown ones), as CSV, with its header
+/// when `header`.
 pub(crate) fn count_table(
     agents: &[String],
     counts: &Counts,
     header: bool,
+    unknown: bool,
 ) -> anyhow::Result<Vec<u8>> {
     let mut wtr = csv::Writer::from_writer(vec![]);
+    let names = ["agent", "allowed", "disallowed", "unknown"];
+    let width = if unknown { 4 } else { 3 };
     if header {
-        wtr.write_record(["agent", "allowed", "disallowed"])?;
+        wtr.write_record(&names[..width])?;
     }
     for (i, agent) in agents.iter().enumerate() {
-        wtr.write_record([
+        let row = [
             agent.clone(),
             counts.allowed(i).to_string(),
             counts.disallowed(i).to_string(),
-        ])?;
+            counts.unknown(i).to_string(),
+        ];
+        wtr.write_record(&row[..width])?;
     }
     Ok(wtr.into_inner().map_err(|e| e.into_error())?)
 }
