@@ -98,9 +98,10 @@ mod engine;
 mod error;
 mod group_key;
 mod lint;
+mod lowlevel;
 mod matcher;
 mod output;
-mod prefetch;
+
 pub mod record;
 mod robots;
 mod rules;
@@ -108,7 +109,7 @@ mod rules;
 pub mod sample;
 pub mod sniff;
 pub mod survey;
-mod swar;
+
 #[cfg(test)]
 mod testing;
 mod url;

@@ -4,7 +4,7 @@ use crate::dialect::Dialect;
 use crate::engine::{
     Engine, EngineKind, EngineScratch, Limits, Pattern, Syntax,
 };
-use crate::prefetch::Region;
+use crate::lowlevel::prefetch::Region;
 use crate::robots::{Robots, MAX_LINE_LEN};
 use crate::rules::{GroupMatch, Rule, RuleSet, Rules};
 use crate::url::lines::UrlLine;

@@ -5,7 +5,7 @@
 //! reader of Google's reference library: every byte sequence parses, the
 //! unparseable lines are kept (and reported) rather than rejected.
 
-use crate::swar::LineMarks;
+use crate::lowlevel::swar::LineMarks;
 use std::io::{self, Read};
 use std::ops::Range;
 
@@ -310,7 +310,7 @@ impl Robots {
         }
         let mut number = 0u32;
         let mut marks = vec![];
-        crate::swar::line_marks(bytes, &mut marks);
+        crate::lowlevel::swar::line_marks(bytes, &mut marks);
         // Sized by the line ends the marks count (a `\r\n` counts twice):
         // growing the vector as lines come cost more than the count.
         let ends: usize =
@@ -488,7 +488,7 @@ struct LineScan {
 }
 
 /// Scans the line that starts at `start` in `bytes`, whose marks
-/// ([`line_marks`](crate::swar::line_marks)) are `marks`: its end, then
+/// ([`line_marks`](crate::lowlevel::swar::line_marks)) are `marks`: its end, then
 /// its first stop before that, then its first colon before the stop,
 /// each the next set bit of its mask. Lines are short and many: marking
 /// the whole file sixteen bytes at a time, then a few bit operations per
@@ -622,7 +622,7 @@ fn classify_key(key: &[u8]) -> (LineKind, Option<(&'static str, bool)>) {
     // This runs for every line, so only the keys that start with the key's
     // first letter are tried, their first 8 bytes at once.
     let first = key.first().map_or(0, u8::to_ascii_lowercase);
-    let (head, _) = crate::swar::word_and_mask(key);
+    let (head, _) = crate::lowlevel::swar::word_and_mask(key);
     let (start, end) = KEYS_BY_FIRST[usize::from(first)];
     for k in usize::from(start)..usize::from(end) {
         let ((prefix, kind, canonical), (word, mask, letters)) =
@@ -714,7 +714,9 @@ mod tests {
                                 (&long_head[..], b"\n"),
                             ] {
                                 let bytes = [head, &line, tail].concat();
-                                crate::swar::line_marks(&bytes, &mut marks);
+                                crate::lowlevel::swar::line_marks(
+                                    &bytes, &mut marks,
+                                );
                                 let scan =
                                     scan_line(&bytes, &marks, head.len());
                                 let got = (
@@ -748,7 +750,7 @@ mod tests {
                     bytes[r as usize % len] = specials[(r >> 32) as usize % n];
                 }
             }
-            crate::swar::line_marks(&bytes, &mut marks);
+            crate::lowlevel::swar::line_marks(&bytes, &mut marks);
             let mut start = 0;
             while start < len {
                 let scan = scan_line(&bytes, &marks, start);

@@ -6,8 +6,8 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use crate::cache::{Cache, Weighed};
 use crate::dialect::Dialect;
+use crate::lowlevel::prefetch::{prefetch, Hints, Region};
 use crate::matcher::{Matcher, MatcherBuilder};
-use crate::prefetch::{prefetch, Hints, Region};
 use crate::rules::RuleSet;
 use smallvec::SmallVec;
 

@@ -7,7 +7,7 @@ use super::origin::{raw_authority, same_authority};
 use super::remembered::Remembered;
 use super::verdict::CrawlVerdict;
 use crate::batch::room_for;
-use crate::prefetch::prefetch;
+use crate::lowlevel::prefetch::prefetch;
 use crate::rules::RuleSet;
 use crate::url::path::UrlPath;
 use std::sync::Arc;

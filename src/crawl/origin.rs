@@ -149,7 +149,7 @@ pub(crate) fn raw_authority(url: &[u8]) -> Option<&[u8]> {
 /// `#` or `\\`, else at its end. A word at a time, since every URL of a
 /// log in random host order comes by here.
 fn authority_end(rest: &[u8]) -> usize {
-    crate::swar::first_of(rest, [b'/', b'?', b'#', b'\\'], false)
+    crate::lowlevel::swar::first_of(rest, [b'/', b'?', b'#', b'\\'], false)
 }
 
 /// Writes the lookup key of `url`'s origin into `key` (cleared first):

@@ -9,7 +9,7 @@
 //! caches hold, each look-up is otherwise a wait on memory.
 
 use super::judge::Located;
-use crate::prefetch::prefetch;
+use crate::lowlevel::prefetch::prefetch;
 use smallvec::SmallVec;
 
 /// A remembered authority: kept in the table's own place when it is short,

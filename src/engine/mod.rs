@@ -20,7 +20,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::error::{Error, ErrorKind};
-use crate::prefetch::Region;
+use crate::lowlevel::prefetch::Region;
 
 pub(crate) use self::dense::DenseEngine;
 pub(crate) use self::lazy::LazyEngine;

@@ -6,7 +6,7 @@
 //! linear in the path for a fixed pattern whatever the pattern holds.
 
 use super::pattern::{Pattern, Syntax, NONE};
-use crate::prefetch::Region;
+use crate::lowlevel::prefetch::Region;
 
 #[derive(Clone, Debug)]
 pub(crate) struct NaiveEngine {

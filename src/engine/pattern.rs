@@ -131,7 +131,7 @@ pub(super) fn split<'p>(p: &'p Pattern<'_>) -> (&'p [u8], Rest<'p>) {
         return (&p.bytes, Rest::Nothing);
     }
     // Patterns are short, too short for a vector search to pay.
-    let star = crate::swar::first_of(&p.bytes, [b'*'], false);
+    let star = crate::lowlevel::swar::first_of(&p.bytes, [b'*'], false);
     if star == p.bytes.len() {
         return match p.bytes.split_last() {
             Some((b'$', prefix)) => (prefix, Rest::End),

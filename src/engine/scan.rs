@@ -31,8 +31,8 @@
 use super::pattern::{
     byte_set, canonical_tail, follows, split, Bare, Pattern, Rest, NONE,
 };
-use crate::prefetch::Region;
-use crate::swar::word_and_mask;
+use crate::lowlevel::prefetch::Region;
+use crate::lowlevel::swar::word_and_mask;
 
 #[derive(Clone, Debug)]
 pub(crate) struct ScanEngine {

@@ -84,7 +84,7 @@ pub(crate) fn push_csv_field(
 /// default settings: a comma, a quote, a CR or an LF.
 #[inline]
 fn may_need_quotes(field: &[u8]) -> bool {
-    use crate::swar::{equal, word};
+    use crate::lowlevel::swar::{equal, word};
 
     let mut words = field.chunks_exact(8);
     for w in &mut words {

@@ -11,7 +11,7 @@
 /// The size of a block in bytes. A block is also what one word of the line
 /// reader's bitmaps covers, so that a short line's byte classes, and the
 /// places of its path's special bytes, are one `u64` each.
-pub(crate) const BLOCK: usize = 64;
+pub(crate) use crate::lowlevel::byteclass::BLOCK;
 
 const _: () = assert!(BLOCK == u64::BITS as usize);
 

@@ -2,7 +2,7 @@
 //! normalisers of patterns and paths (contract section 3); which one each
 //! dialect applies is chosen in `dialect.rs`.
 
-use crate::swar::first_of;
+use crate::lowlevel::swar::first_of;
 use crate::url::block::BLOCK;
 
 /// The path, params and query of a URL line, as a slice of it: the part

@@ -8,7 +8,7 @@
 use super::tails::Tails;
 use super::TrieEngine;
 use crate::engine::pattern::NONE;
-use crate::swar::equal;
+use crate::lowlevel::swar::equal;
 
 /// A node of the trie as a walk reads it.
 ///
