@@ -40,7 +40,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, SamplingMode, Throughput};
-use robots_batch::{Dialect, EngineKind, LineKind, Robots};
+use robots_batch::{robots::LineKind, Dialect, EngineKind, Robots};
 
 use common::CountingAlloc;
 

@@ -33,15 +33,7 @@ pub(crate) fn decompressed<'r, R: Read + 'r>(
     mut rdr: R,
 ) -> io::Result<Box<dyn Read + 'r>> {
     let mut head = [0u8; MAGIC_BYTES];
-    let mut n = 0;
-    while n < head.len() {
-        match rdr.read(&mut head[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
+    let n = crate::sniff::read_head(&mut rdr, &mut head)?;
     let rdr = BufReader::new(io::Cursor::new(head).take(n as u64).chain(rdr));
     Ok(match sniff(&head[..n]) {
         Some(Compression::Gzip) => {

@@ -88,7 +88,7 @@
 #![deny(missing_docs)]
 #![deny(rustdoc::broken_intra_doc_links)]
 
-mod agents;
+pub mod agents;
 mod batch;
 mod cache;
 mod compressed;
@@ -97,13 +97,13 @@ mod dialect;
 mod engine;
 mod error;
 mod group_key;
-mod lint;
+pub mod lint;
 mod lowlevel;
 mod matcher;
-mod output;
+pub mod output;
 
 pub mod record;
-mod robots;
+pub mod robots;
 mod rules;
 #[cfg(feature = "sample")]
 pub mod sample;
@@ -113,11 +113,8 @@ pub mod survey;
 #[cfg(test)]
 mod testing;
 mod url;
-mod usage;
+pub mod usage;
 
-pub use crate::agents::{
-    ai_agent_tokens, ai_agents, ai_categories, AiAgent, AI_CATEGORIES,
-};
 pub use crate::batch::{
     Batch, BatchBuilder, ChunkWorker, Lines, MatcherWorker, MmapChoice,
     PlainLine, Render, Sink, Stats, MAX_LINE_BYTES, MAX_THREADS,
@@ -126,26 +123,17 @@ pub use crate::dialect::normalize_pattern;
 pub use crate::dialect::Dialect;
 pub use crate::engine::EngineKind;
 pub use crate::error::{Error, ErrorKind};
-pub use crate::lint::{Directive, Finding, GroupInfo, Lint};
 pub use crate::matcher::{
     Explanation, Matcher, MatcherBuilder, Reason, Scratch, Verdict,
 };
-pub use crate::output::{
-    Columns, CountRender, Counts, CsvRender, EmitRender, Field, Format,
-    Layout, Table, TableBuilder, TableRender, TallyRender,
-};
-pub use crate::robots::{
-    Line, LineKind, Robots, Warning, WarningKind, DEFAULT_MAX_ROBOTS_BYTES,
-    MAX_LINE_LEN,
-};
+pub use crate::output::{CsvRender, Format, Layout};
+pub use crate::robots::{Robots, DEFAULT_MAX_ROBOTS_BYTES};
 pub use crate::rules::{
     agent_warning, is_valid_product_token, product_token, GroupMatch, Rule,
     RuleSet, Rules,
 };
 pub use crate::url::path::{extract_path, UrlPath};
-pub use crate::usage::{
-    Category, Preference, Usage, UsageLine, UsagePrefs, UsageSource,
-};
+pub use crate::usage::{Usage, UsagePrefs};
 
 // The README's Rust examples compile and run as doctests.
 #[cfg(doctest)]

@@ -128,7 +128,7 @@ impl Lint {
                     "line-too-long",
                     format!(
                         "line of {len} bytes: only the first {} count",
-                        crate::MAX_LINE_LEN
+                        crate::robots::MAX_LINE_LEN
                     ),
                 ),
                 WarningKind::OverParseLimit { len, limit } => (

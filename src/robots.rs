@@ -224,7 +224,8 @@ impl Robots {
     /// stream that may inflate without bound, as a decompressed one.
     ///
     /// ```
-    /// use robots_batch::{Robots, WarningKind};
+    /// use robots_batch::robots::WarningKind;
+    /// use robots_batch::Robots;
     ///
     /// let body = format!("User-agent: *\nDisallow: /a\n{}", "#".repeat(100));
     /// let robots = Robots::read_with_limit(body.as_bytes(), 26).unwrap();

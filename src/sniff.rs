@@ -6,6 +6,25 @@
 /// How many leading bytes the guesses look at.
 pub const SNIFF_BYTES: usize = 4096;
 
+/// Reads up to `buf.len()` bytes, fewer only at the end of the input:
+/// what is sniffed must not depend on how a pipe cuts its reads (one may
+/// hand over a single byte).
+pub fn read_head<R: std::io::Read + ?Sized>(
+    rdr: &mut R,
+    buf: &mut [u8],
+) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match rdr.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+    Ok(n)
+}
+
 /// True when `bytes` start like an HTML page (an error page served with
 /// status 200, say) rather than a robots.txt.
 ///

@@ -2,7 +2,9 @@
 //! comma-separated, `--agents-file`, `--agents ai`, `--layout`),
 //! `--explain`, the filter mode (`--emit`, `-c`) and `--format`.
 
-use robots_batch::{ai_agent_tokens, Dialect, Matcher, Robots, Verdict};
+use robots_batch::{
+    agents::ai_agent_tokens, Dialect, Matcher, Robots, Verdict,
+};
 
 use crate::util::{lines, Dir, TestCommand, EXAMPLE_ROBOTS, EXAMPLE_URLS};
 
@@ -225,7 +227,7 @@ rbtest!(agents_listing, |dir: Dir, mut cmd: TestCommand| {
         Some("name,token,google_reads,category,operator,function")
     );
     let rows: Vec<&str> = rows.collect();
-    assert_eq!(rows.len(), robots_batch::ai_agents().len());
+    assert_eq!(rows.len(), robots_batch::agents::ai_agents().len());
     let row = |name: &str| {
         *rows.iter().find(|r| r.starts_with(&format!("{name},"))).unwrap()
     };
@@ -267,7 +269,7 @@ rbtest!(
         );
         let total: usize =
             rows.iter().map(|r| r[1].parse::<usize>().unwrap()).sum();
-        assert_eq!(total, robots_batch::ai_agents().len());
+        assert_eq!(total, robots_batch::agents::ai_agents().len());
 
         // Every scraper, whichever way the list words it, is judged by
         // ai:data-scrapers, and the listing keeps the list's own words.
@@ -984,10 +986,13 @@ rbtest!(agent_flags_are_shared, |dir: Dir, _: TestCommand| {
     let agents: Vec<&str> =
         got.lines().skip(1).map(|l| l.split(',').nth(1).unwrap()).collect();
     assert_eq!(agents[..3], ["Googlebot", "GPTBot", "CCBot"], "{got}");
-    let scrapers = robots_batch::ai_agent_tokens(Some("data-scrapers"))
-        .unwrap()
-        .into_iter()
-        .filter(|t| !["gptbot", "ccbot"].contains(&&*t.to_ascii_lowercase()))
-        .count();
+    let scrapers =
+        robots_batch::agents::ai_agent_tokens(Some("data-scrapers"))
+            .unwrap()
+            .into_iter()
+            .filter(|t| {
+                !["gptbot", "ccbot"].contains(&&*t.to_ascii_lowercase())
+            })
+            .count();
     assert_eq!(agents.len(), 3 + scrapers, "{got}");
 });

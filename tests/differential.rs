@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use proptest::prelude::*;
 use rayon::prelude::*;
 use robots_batch::{
-    Dialect, EngineKind, LineKind, Matcher, MatcherBuilder, Robots,
+    robots::LineKind, Dialect, EngineKind, Matcher, MatcherBuilder, Robots,
 };
 
 fn shared_robots_dir() -> Option<PathBuf> {

@@ -18,8 +18,9 @@ use std::time::Instant;
 
 use robots_batch::sample::{self, Rng};
 use robots_batch::{
-    Dialect, EngineKind, LineKind, Matcher, MatcherBuilder, Robots, Verdict,
-    WarningKind, DEFAULT_MAX_ROBOTS_BYTES, MAX_LINE_LEN,
+    robots::LineKind, robots::WarningKind, robots::MAX_LINE_LEN, Dialect,
+    EngineKind, Matcher, MatcherBuilder, Robots, Verdict,
+    DEFAULT_MAX_ROBOTS_BYTES,
 };
 
 /// The dense engine's limits here: small enough that the DFA bombs below
@@ -707,7 +708,7 @@ fn lint_of_many_rules_is_not_quadratic() {
     let robots = Robots::parse(&text);
     for dialect in Dialect::ALL {
         let start = Instant::now();
-        let lint = robots_batch::Lint::new(&robots, dialect);
+        let lint = robots_batch::lint::Lint::new(&robots, dialect);
         let elapsed = start.elapsed();
         eprintln!("lint, {dialect}: {elapsed:.2?}");
         assert!(elapsed.as_secs() < 20, "{dialect}: {elapsed:.2?}");
@@ -721,7 +722,7 @@ fn lint_of_many_rules_is_not_quadratic() {
     });
     let robots = Robots::parse(&text);
     for dialect in Dialect::ALL {
-        let lint = robots_batch::Lint::new(&robots, dialect);
+        let lint = robots_batch::lint::Lint::new(&robots, dialect);
         let shadowed: Vec<_> = lint
             .findings
             .iter()

@@ -174,7 +174,7 @@ rbtest!(survey_agents_ai_over_the_corpus, |_: Dir, mut cmd: TestCommand| {
         .arg(&corpus)
         .args(["--agents", "ai", "--summary", "--format", "jsonl"])
         .stdout();
-    let tokens = robots_batch::ai_agent_tokens(None).unwrap();
+    let tokens = robots_batch::agents::ai_agent_tokens(None).unwrap();
     let rows: Vec<serde_json::Value> =
         got.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(rows.len(), tokens.len() * 4);

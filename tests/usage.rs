@@ -6,7 +6,9 @@
 //! the lint findings, the output columns of every format and layout, and
 //! hostile lines.
 
-use robots_batch::{Category, Dialect, Lint, Matcher, Robots, Usage};
+use robots_batch::{
+    lint::Lint, usage::Category, Dialect, Matcher, Robots, Usage,
+};
 
 use crate::util::{Dir, TestCommand};
 
@@ -425,7 +427,7 @@ fn many_content_usage_lines() {
 /// case, and only as spelt.
 #[test]
 fn line_kinds() {
-    use robots_batch::LineKind;
+    use robots_batch::robots::LineKind;
     let r = Robots::parse(
         b"content-usage: a=y\nCONTENT-SIGNAL: search=no\n\
           Content-Usages: x\nContent-Signals: x\n",
@@ -459,7 +461,7 @@ fn hostile_lines() {
     let value_len = robots.value(&robots.lines()[1]).len();
     assert_eq!(
         value_len,
-        robots_batch::MAX_LINE_LEN - "Content-Usage: ".len()
+        robots_batch::robots::MAX_LINE_LEN - "Content-Usage: ".len()
     );
     let mut open = String::from("User-agent: *\nContent-Usage: train-ai=\"");
     open.push_str(&"a".repeat(500 * 1024));

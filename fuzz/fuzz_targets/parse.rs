@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use robots_batch::{Dialect, Robots, RuleSet, MAX_LINE_LEN};
+use robots_batch::{Dialect, Robots, RuleSet, robots::MAX_LINE_LEN};
 
 fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\x0B' | b'\x0C' | b'\r' | b'\n')

@@ -26,8 +26,8 @@ use robots_batch::crawl::{
     FetchSet, GroupedScratch, MatcherCache, Origin, SharedBody, MAX_REDIRECTS,
 };
 use robots_batch::{
-    agent_warning, Category, Dialect, EngineKind, Matcher, MatcherBuilder,
-    Reason, Robots, Scratch, Usage, UsagePrefs, Verdict,
+    agent_warning, usage::Category, Dialect, EngineKind, Matcher,
+    MatcherBuilder, Reason, Robots, Scratch, Usage, UsagePrefs, Verdict,
     DEFAULT_MAX_ROBOTS_BYTES,
 };
 

@@ -46,7 +46,7 @@ pub struct AiAgent {
 /// Every entry of the embedded list, in case-insensitive order of name.
 ///
 /// ```
-/// let agents = robots_batch::ai_agents();
+/// let agents = robots_batch::agents::ai_agents();
 /// let gpt = agents.iter().find(|a| a.name == "GPTBot").unwrap();
 /// assert_eq!(gpt.token.as_deref(), Some("GPTBot"));
 /// let ai2 = agents.iter().find(|a| a.name == "AI2Bot").unwrap();

@@ -84,7 +84,7 @@ pub struct AgentList {
 impl AgentList {
     /// The list's product tokens.
     pub fn tokens(&self) -> Vec<&'static str> {
-        robots_batch::ai_agent_tokens(self.category.as_deref())
+        robots_batch::agents::ai_agent_tokens(self.category.as_deref())
             .unwrap_or_default()
     }
 }
@@ -104,12 +104,14 @@ pub fn parse_agent_list(text: &str) -> Result<AgentList, String> {
         return Ok(AgentList { category: None });
     };
     // The category as listed, whatever the case it was given in.
-    let Some(&(known, _)) = robots_batch::AI_CATEGORIES
+    let Some(&(known, _)) = robots_batch::agents::AI_CATEGORIES
         .iter()
         .find(|(c, _)| c.eq_ignore_ascii_case(&category))
     else {
-        let valid: Vec<&str> =
-            robots_batch::AI_CATEGORIES.iter().map(|(c, _)| *c).collect();
+        let valid: Vec<&str> = robots_batch::agents::AI_CATEGORIES
+            .iter()
+            .map(|(c, _)| *c)
+            .collect();
         return Err(format!(
             "no category {text:?} in the AI crawler list: the categories \
              are {} (see `robots-batch agents --categories`)",

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use robots_batch::{
-    agent_warning, sniff, Batch, BatchBuilder, Dialect, Format, Layout,
-    Matcher, MatcherBuilder, MmapChoice, Robots, Table, TableBuilder, Usage,
-    WarningKind,
+    agent_warning, output::Table, output::TableBuilder, robots::WarningKind,
+    sniff, Batch, BatchBuilder, Dialect, Format, Layout, Matcher,
+    MatcherBuilder, MmapChoice, Robots, Usage,
 };
 
 use crate::cli::args::{

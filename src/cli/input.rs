@@ -57,19 +57,4 @@ pub fn decoded_head(
     head
 }
 
-/// Reads up to `buf.len()` bytes, fewer only at the end of the input.
-pub fn read_head<R: Read + ?Sized>(
-    rdr: &mut R,
-    buf: &mut [u8],
-) -> io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match rdr.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-            Err(err) => return Err(err),
-        }
-    }
-    Ok(n)
-}
+pub use robots_batch::sniff::read_head;

@@ -5,7 +5,9 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use robots_batch::{ai_agents, ai_categories, AI_CATEGORIES};
+use robots_batch::{
+    agents::ai_agents, agents::ai_categories, agents::AI_CATEGORIES,
+};
 
 use crate::cli::AgentsArgs;
 

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use robots_batch::{Category, Matcher, Usage, WarningKind};
+use robots_batch::{robots::WarningKind, usage::Category, Matcher, Usage};
 
 use crate::cli::{read_robots, warn_agent, warn_not_robots_txt, CheckArgs};
 

@@ -1,7 +1,6 @@
 //! `robots-batch crawl`: a crawl log's URLs, each judged by the robots.txt
 //! fetched from its own origin.
 
-use std::fs::File;
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -10,13 +9,14 @@ use std::time::Instant;
 use anyhow::Context;
 use robots_batch::crawl::{CrawlJudge, CrawlWorker};
 use robots_batch::record::{RecordFormat, Records};
-use robots_batch::{Counts, Stats};
+use robots_batch::{output::Counts, Stats};
 
 use super::shared::{
-    count_table, finish, input_format, open_source_after, print_stats,
-    report_dropped, run_error, run_records, warn_cut_lines, Progress, Target,
+    count_table, finish, input_format, kept_count, open_file,
+    open_source_after, print_stats, report_dropped, run_error, run_records,
+    warn_cut_lines, Progress, Target,
 };
-use crate::cli::{open_output, output_compression, CrawlConfig, Input};
+use crate::cli::{open_output, output_compression, CrawlConfig};
 
 /// Judges every line (or record) of the input.
 pub fn run(config: CrawlConfig) -> anyhow::Result<ExitCode> {
@@ -43,13 +43,7 @@ fn run_lines(
 ) -> anyhow::Result<ExitCode> {
     let (judge, rows) = (&config.judge, config.rows);
     let name = config.input.name();
-    let file = match config.input {
-        Input::Stdin => None,
-        Input::Path(ref path) => Some(
-            File::open(path)
-                .with_context(|| format!("failed to open {name}"))?,
-        ),
-    };
+    let file = open_file(&config.input)?;
     let (source, total) =
         open_source_after(&config.batch, file.as_ref(), &name, read, false)?;
     let rows_to_terminal =
@@ -100,7 +94,7 @@ fn run_lines(
     warn_cut_lines(&stats);
     if rows.count {
         let counted = match rows.emit {
-            Some(_) => format!("{}\n", stats.kept_records()).into_bytes(),
+            Some(_) => kept_count(&stats),
             None => count_table(agents, &counts, rows.header, true)?,
         };
         stdout.write_all(&counted).context("failed to write output")?;
@@ -190,8 +184,7 @@ fn judge_records(
     }
     let agents = judge.agents();
     let table = |_: &Stats| count_table(agents, &counts, rows.header, true);
-    let kept =
-        |stats: &Stats| Ok(format!("{}\n", stats.kept_records()).into());
+    let kept = |stats: &Stats| Ok(kept_count(stats));
     let target = Target {
         input: &config.input,
         read,

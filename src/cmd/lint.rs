@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use robots_batch::{Directive, Lint};
+use robots_batch::{lint::Directive, lint::Lint};
 use serde_json::json;
 
 use crate::cli::{read_robots, LintArgs, LintFormat};

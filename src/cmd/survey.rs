@@ -12,9 +12,10 @@ use robots_batch::survey::{
     survey, usage_at_root, AgentScope, GroupKind, Scope,
 };
 use robots_batch::{
-    BatchBuilder, Columns, Dialect, Field, Format, MatcherBuilder, Robots,
+    output::Columns, output::Field, BatchBuilder, Dialect, Format,
+    MatcherBuilder, Robots,
 };
-use robots_batch::{Category, Preference, UsagePrefs};
+use robots_batch::{usage::Category, usage::Preference, UsagePrefs};
 
 use crate::cli::read_fetches;
 use crate::cli::{warn_agent, SurveyArgs};

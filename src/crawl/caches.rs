@@ -118,8 +118,8 @@ pub(super) fn arc_of<T>(n: usize) -> usize {
     ARC_COUNTS + n * std::mem::size_of::<T>()
 }
 
-/// Compiled matchers kept across [`CrawlJudge`]s (see
-/// [`CrawlJudge::with_shared_cache`]), keyed by the robots.txt body and by
+/// Compiled matchers kept across [`CrawlJudge`](super::CrawlJudge)s (see
+/// [`CrawlJudge::with_shared_cache`](super::CrawlJudge::with_shared_cache)), keyed by the robots.txt body and by
 /// everything else they depend on (agents, dialect, parse limit, engine and
 /// its limits), so that equal bodies of different origins share them.
 /// Bounded in bytes (bodies, rules and matchers, as allocated): the oldest

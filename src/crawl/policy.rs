@@ -84,7 +84,7 @@ pub(super) enum Resolved {
     Assume(bool, CrawlReason),
     /// The rules of the fetch at this index (a 2xx), a directory's file
     /// not read yet: which fetch's matchers it shares is known once it is
-    /// (see [`CrawlJudge::unread_compiled`]).
+    /// (see `CrawlJudge::unread_compiled`).
     Unread(usize),
 }
 

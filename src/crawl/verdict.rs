@@ -149,7 +149,7 @@ impl CrawlVerdict {
         CrawlReason::from_code(self.reason, self.rule)
     }
 
-    /// The index in the [`FetchSet`] of the fetch that decided (after
+    /// The index in the [`FetchSet`](super::FetchSet) of the fetch that decided (after
     /// redirects), if one did.
     pub fn fetch(self) -> Option<usize> {
         (self.fetch != NO_FETCH).then_some(self.fetch)

@@ -41,7 +41,7 @@ struct FoundPath {
 type RuleAt = (u32, usize, usize);
 
 /// Judges and renders the lines of crawl-log chunks, one worker per
-/// thread (see [`Batch::run`]).
+/// thread (see [`Batch::run`](crate::Batch::run)).
 ///
 /// Rows: `url,verdict,reason` with one agent, `url,agent,verdict,reason`
 /// (one row per URL and agent) with several; `verdict` is `allowed`,
@@ -146,7 +146,7 @@ impl<'j> CrawlWorker<'j> {
     }
 
     /// Adds each agent's usage preferences after its verdict (see
-    /// [`Usage`]): those of the robots.txt that decided, for a URL it
+    /// [`Usage`](crate::Usage)): those of the robots.txt that decided, for a URL it
     /// allows; none for a URL that may not be fetched or whose origin has
     /// no robots.txt.
     pub fn usage(mut self, yes: bool) -> CrawlWorker<'j> {

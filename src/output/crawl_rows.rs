@@ -199,19 +199,7 @@ fn push_head(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A cell with every value, some of them needing quotes.
-    fn full_cell(agent: &str) -> Cell<'_> {
-        Cell {
-            agent,
-            verdict: "disallowed",
-            reason: "rule",
-            line: Some(12),
-            rule: Some(b"Disallow: /x,\"y\""),
-            group: Some(b"*"),
-            robots: Some("https://a.com"),
-        }
-    }
+    use crate::output::rows::tests::full_cell;
 
     /// Crawl rows copy each head after its first rendering, and the URL
     /// for every agent after the first: the rows are those rendered anew.

@@ -274,11 +274,11 @@ pub(super) fn header_of<'n>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     /// A cell with every value, some of them needing quotes.
-    fn full_cell(agent: &str) -> Cell<'_> {
+    pub(in crate::output) fn full_cell(agent: &str) -> Cell<'_> {
         Cell {
             agent,
             verdict: "disallowed",

@@ -52,7 +52,7 @@ impl TableBuilder {
 
     /// Adds the AI usage preferences of each agent (`usage[i]` for the
     /// agent of `matchers[i]`; default none): after each verdict (and its
-    /// explanation), a column per [`Category`](crate::Category),
+    /// explanation), a column per [`Category`](crate::usage::Category),
     /// `train-ai`, `search` and `ai-input`, each `allowed`, `disallowed`
     /// or `unknown`, and empty (`null` in JSON) when the URL may not be
     /// fetched; with [`TableBuilder::explain`], then the deciding line of

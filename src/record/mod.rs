@@ -112,8 +112,8 @@ pub struct Records<'m> {
 /// The name of the field that says why a record is bad.
 const ERROR: &str = "robots_error";
 
-/// The usage fields, one per [`Category`] in the order of
-/// [`Category::ALL`]: `robots_` and the category's name with `_` for `-`,
+/// The usage fields, one per [`Category`](crate::usage::Category) in the order of
+/// [`Category::ALL`](crate::usage::Category::ALL): `robots_` and the category's name with `_` for `-`,
 /// as the other added fields are named.
 pub const USAGE_FIELDS: [&str; 3] =
     ["robots_train_ai", "robots_search", "robots_ai_input"];

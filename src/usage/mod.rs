@@ -169,7 +169,8 @@ fn read_signal(value: &[u8], line: u32) -> UsagePrefs {
 /// preferences; that is the caller's to check.
 ///
 /// ```
-/// use robots_batch::{Category, Dialect, Preference, Robots, Usage};
+/// use robots_batch::usage::{Category, Preference};
+/// use robots_batch::{Dialect, Robots, Usage};
 ///
 /// let robots = Robots::parse(b"\
 /// User-Agent: *

@@ -3,21 +3,20 @@
 
 mod records;
 
-use std::fs::File;
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
-use robots_batch::{Counts, CsvRender, EmitRender, Stats};
+use robots_batch::{output::Counts, output::EmitRender, CsvRender, Stats};
 
 use super::shared::{
-    count_table, input_format, open_source_after, print_stats, run_error,
-    warn_cut_lines, Progress,
+    count_table, input_format, open_file, open_source_after, print_stats,
+    run_error, warn_cut_lines, Progress,
 };
 use crate::cli::args::InputFormatArg;
-use crate::cli::{open_output, output_compression, Config, Input, Output};
+use crate::cli::{open_output, output_compression, Config, Output};
 
 /// The default command: the input's format found (or given), lines of
 /// URLs are judged here, records in [`records::run`].
@@ -37,13 +36,7 @@ fn run_lines(config: Config, read: Vec<u8>) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     log::debug!("agents {:?}, input {}", config.agents, config.input.name());
     let name = config.input.name();
-    let file = match config.input {
-        Input::Stdin => None,
-        Input::Path(ref path) => Some(
-            File::open(path)
-                .with_context(|| format!("failed to open {name}"))?,
-        ),
-    };
+    let file = open_file(&config.input)?;
     let (source, total) =
         open_source_after(&config.batch, file.as_ref(), &name, read, true)?;
     // Each rendered chunk is one `write_all`, so rows are never torn.

@@ -6,12 +6,12 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use robots_batch::record::{RecordFormat, Records};
-use robots_batch::{Counts, Stats, Usage};
+use robots_batch::{output::Counts, Stats, Usage};
 
 use crate::cli::args::InputFormatArg;
 use crate::cli::{Config, Output};
 use crate::cmd::shared::{
-    count_table, finish, report_dropped, run_records, Target,
+    count_table, finish, kept_count, report_dropped, run_records, Target,
 };
 
 /// Runs the records of the input, of `format`; `read` are the first
@@ -83,8 +83,7 @@ pub fn run(
     let header = config.header;
     let table =
         |_: &Stats| count_table(&config.agents, &counts, header, false);
-    let kept =
-        |stats: &Stats| Ok(format!("{}\n", stats.kept_records()).into());
+    let kept = |stats: &Stats| Ok(kept_count(stats));
     let target = Target {
         input: &config.input,
         read,

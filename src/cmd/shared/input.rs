@@ -11,8 +11,8 @@ use robots_batch::crawl::CrawlWorker;
 use robots_batch::record::{RecordFormat, Records};
 use robots_batch::sniff::{self, SNIFF_BYTES};
 use robots_batch::{
-    Batch, Counts, Lines, Matcher, MatcherWorker, Render, Sink, Stats,
-    TallyRender,
+    output::Counts, output::TallyRender, Batch, Lines, Matcher, MatcherWorker,
+    Render, Sink, Stats,
 };
 
 use super::hints::HINT_BYTES;
@@ -22,6 +22,16 @@ use crate::cli::{
     decoded_head, open_output, output_compression, read_head, Compression,
     Input,
 };
+
+/// The file of `input`, open, or `None` for standard input.
+pub(crate) fn open_file(input: &Input) -> anyhow::Result<Option<File>> {
+    match input {
+        Input::Stdin => Ok(None),
+        Input::Path(path) => File::open(path)
+            .map(Some)
+            .with_context(|| format!("failed to open {}", input.name())),
+    }
+}
 
 /// Opens the URLs of `file` (standard input when `None`, named `name` in
 /// errors) as a [`Source`], with the length of its progress bar: a regular

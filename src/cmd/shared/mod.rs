@@ -8,9 +8,9 @@ mod report;
 mod spool;
 
 pub(crate) use self::input::{
-    input_format, open_source_after, run_records, Target,
+    input_format, open_file, open_source_after, run_records, Target,
 };
 pub(crate) use self::report::{
-    count_table, finish, print_stats, report_dropped, run_error,
+    count_table, finish, kept_count, print_stats, report_dropped, run_error,
     warn_cut_lines, Progress,
 };

@@ -9,7 +9,7 @@ use indicatif::{
     HumanBytes, HumanDuration, ProgressBar, ProgressDrawTarget, ProgressState,
     ProgressStyle,
 };
-use robots_batch::{Counts, Stats, MAX_LINE_BYTES};
+use robots_batch::{output::Counts, Stats, MAX_LINE_BYTES};
 
 use crate::cli::{ProgressWhen, StatsFormat};
 
@@ -38,6 +38,11 @@ pub(crate) fn count_table(
         wtr.write_record(&row[..width])?;
     }
     Ok(wtr.into_inner().map_err(|e| e.into_error())?)
+}
+
+/// What `-c` with `--emit` writes: the number of lines or records kept.
+pub(crate) fn kept_count(stats: &Stats) -> Vec<u8> {
+    format!("{}\n", stats.kept_records()).into_bytes()
 }
 
 /// The error of a run over `name`: writing the output failed (the sink
