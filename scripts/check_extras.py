@@ -1,5 +1,5 @@
-"""Runs the guide's (docs/PYTHON.md) Python recipe for one extra of the package (arrow,
-duckdb, polars or spark), as written there, with FutureWarnings as errors:
+"""Runs the guide's (docs/PYTHON.md, docs/PIPELINES.md) Python recipe for one extra of
+the package (arrow, duckdb, polars, spark, datatrove or ray), as written there, with FutureWarnings as errors:
 scripts/check-extras runs it in a fresh virtual environment that has the
 wheel with only that extra.
 
@@ -16,21 +16,23 @@ import warnings
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# The docs/PYTHON.md section of each extra's recipe, and a line that tells its
-# block from the others there.
+# The docs page and section of each extra's recipe, and a line that tells
+# its block from the others there. (nemo has none: NeMo Curator needs torch.)
 RECIPES = {
-    "arrow": ("# Python, DuckDB, Polars and Spark", "import pyarrow as pa"),
-    "duckdb": ("### DuckDB and Polars", "import duckdb"),
-    "polars": ("### DuckDB and Polars", "import polars as pl"),
-    "spark": ("### In Spark: `mapInArrow`", "from pyspark.sql import"),
+    "arrow": ("PYTHON.md", "# Python, DuckDB, Polars and Spark", "import pyarrow as pa"),
+    "duckdb": ("PYTHON.md", "### DuckDB and Polars", "import duckdb"),
+    "polars": ("PYTHON.md", "### DuckDB and Polars", "import polars as pl"),
+    "spark": ("PYTHON.md", "### In Spark: `mapInArrow`", "from pyspark.sql import"),
+    "datatrove": ("PIPELINES.md", "## datatrove", "LocalPipelineExecutor("),
+    "ray": ("PIPELINES.md", "## Ray Data", "with_verdicts(ds"),
 }
 
 
 def recipe(extra):
     """The guide's ```python block for the extra."""
-    with open(os.path.join(ROOT, "docs", "PYTHON.md"), encoding="utf-8") as f:
+    page, heading, needle = RECIPES[extra]
+    with open(os.path.join(ROOT, "docs", page), encoding="utf-8") as f:
         text = f.read()
-    heading, needle = RECIPES[extra]
     level = len(heading.split(" ")[0])
     lines = text[text.index(heading + "\n"):].splitlines(keepends=True)
     # The section ends at the next heading of its level or above (outside
@@ -45,7 +47,7 @@ def recipe(extra):
     section = "".join(lines)
     blocks = [b for b in re.findall(r"```python\n(.*?)```", section, re.S) if needle in b]
     if len(blocks) != 1:
-        sys.exit(f"check_extras: {len(blocks)} docs/PYTHON.md blocks for {extra!r}")
+        sys.exit(f"check_extras: {len(blocks)} docs/{page} blocks for {extra!r}")
     return blocks[0]
 
 
@@ -82,6 +84,29 @@ def spark_files(workdir):
     return warc
 
 
+def pipeline_files(workdir):
+    """The files the pipeline recipes read, made from the embedded example:
+    a FineWeb-style shard (text, id, url) and a Swiss-AI-style robots.txt
+    table (domain, content)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    example = os.path.join(ROOT, "datasets", "example")
+    with open(os.path.join(example, "urls.txt"), encoding="utf-8") as f:
+        urls = f.read().split()
+    os.makedirs(os.path.join(workdir, "data", "fineweb-shard"))
+    os.makedirs(os.path.join(workdir, "robots"))
+    pq.write_table(pa.table({
+        "text": [f"document {i}" for i in range(len(urls))],
+        "id": [str(i) for i in range(len(urls))],
+        "url": urls,
+    }), os.path.join(workdir, "data", "fineweb-shard", "000.parquet"))
+    with open(os.path.join(example, "robots.txt"), encoding="utf-8") as f:
+        robots = pa.table({"domain": ["www.example.com"], "content": [f.read()]})
+    pq.write_table(robots, os.path.join(workdir, "robots", "fineweb-robots.parquet"))
+    return len(urls)
+
+
 def main():
     [extra] = sys.argv[1:]
     code = recipe(extra)
@@ -94,6 +119,10 @@ def main():
         warc = spark_files(workdir)
         code = re.sub(r'\["/data/CC-MAIN-[^"]*"\]', repr([warc]), code)
         os.chdir(workdir)
+    elif extra in ("datatrove", "ray"):
+        workdir = tempfile.mkdtemp(prefix="check-extras-")
+        n = pipeline_files(workdir)
+        os.chdir(workdir)
     else:
         os.chdir(ROOT)
     exec(compile(code, f"docs/PYTHON.md ({extra})", "exec"), scope)
@@ -102,7 +131,15 @@ def main():
         scope["spark"].stop()
         shutil.rmtree(workdir)
         assert got and all(r["verdict"] for r in got), got
-    print(f"check_extras: the {extra} recipe of docs/PYTHON.md ran")
+    if extra in ("datatrove", "ray"):
+        import glob
+
+        kept = glob.glob(os.path.join(workdir, "out", "kept", "*"))
+        os.chdir(ROOT)
+        shutil.rmtree(workdir)
+        # The example's robots.txt disallows some of its URLs, not all.
+        assert kept, f"the {extra} recipe wrote nothing of {n} documents"
+    print(f"check_extras: the {extra} recipe of docs/{RECIPES[extra][0]} ran")
 
 
 if __name__ == "__main__":

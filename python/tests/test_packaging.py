@@ -19,6 +19,11 @@ NEEDS = {
     # which neither duckdb nor pyarrow requires.
     "duckdb": {"pyarrow", "duckdb", "numpy"},
     "polars": {"pyarrow", "polars"},
+    # The pipeline steps judge through _judge (pyarrow and numpy);
+    # datatrove's filters package imports regex, which it does not require.
+    "datatrove": {"pyarrow", "numpy", "datatrove", "regex"},
+    "ray": {"pyarrow", "numpy", "ray"},
+    "nemo": {"pyarrow", "numpy", "nemo-curator"},
 }
 
 
@@ -69,3 +74,13 @@ def test_dataframe_recipes_import_only_what_their_extra_gives(module):
     # lines count too), so that robots_batch itself never needs it.
     third_party = third_party_imports(module)
     assert module in third_party and third_party <= NEEDS[module], third_party
+
+
+@pytest.mark.parametrize("extra", ["datatrove", "ray", "nemo"])
+def test_pipeline_steps_import_only_what_their_extra_gives(extra):
+    # A step imports its framework and, through _judge, pyarrow and numpy.
+    third_party = third_party_imports(extra) | third_party_imports("_judge")
+    packages = {"nemo_curator": "nemo-curator"}
+    names = {packages.get(m, m) for m in third_party}
+    assert names <= NEEDS[extra], names
+    assert {"pyarrow", "numpy"} <= names
