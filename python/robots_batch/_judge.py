@@ -10,13 +10,12 @@ the first time it judges, and never receives compiled state.
 
 from __future__ import annotations
 
-import csv
 import os
 import threading
 import warnings
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
-from . import DEFAULT_MAX_ROBOTS_BYTES, Crawl, PathLike, _paths
+from . import DEFAULT_MAX_ROBOTS_BYTES, Crawl, PathLike, _paths, _robots_batch
 
 __all__ = ["JudgeSpec", "Verdicts", "count", "expand_agents", "SWISS_AI_AGENTS"]
 
@@ -41,20 +40,6 @@ SWISS_AI_AGENTS = (
     "*",
 )
 
-_AI_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_ai_agents.csv")
-_AI: Optional[List[Tuple[str, str]]] = None
-
-
-def _ai_agents() -> List[Tuple[str, str]]:
-    """(token, category) of each entry of the embedded ai.robots.txt list
-    that the command judges (`robots-batch agents`, those with a token)."""
-    global _AI
-    if _AI is None:
-        with open(_AI_FILE, newline="", encoding="utf-8") as f:
-            _AI = [(row["token"], row["category"]) for row in csv.DictReader(f)]
-    return _AI
-
-
 def expand_agents(agents: Union[str, Sequence[str]]) -> List[str]:
     """The agents, with the presets expanded as the command's ``--agents``
     does: ``"ai"`` (every AI crawler of the embedded list), ``"ai:CATEGORY"``
@@ -66,14 +51,14 @@ def expand_agents(agents: Union[str, Sequence[str]]) -> List[str]:
         if not isinstance(agent, str):
             raise TypeError(f"an agent must be a str, not {type(agent).__name__}")
         if agent == "ai":
-            out += [token for token, _ in _ai_agents()]
+            out += _robots_batch.ai_agent_tokens(None) or []
         elif agent.startswith("ai:"):
             category = agent[3:]
-            found = [token for token, cat in _ai_agents() if cat == category]
-            if not found:
-                known = sorted({cat for _, cat in _ai_agents()})
+            found = _robots_batch.ai_agent_tokens(category)
+            if found is None:
+                known = ", ".join(_robots_batch.ai_categories())
                 raise ValueError(
-                    f"no AI crawler category {category!r}: one of {', '.join(known)}"
+                    f"no AI crawler category {category!r}: one of {known}"
                 )
             out += found
         elif agent == "swiss-ai":

@@ -1355,6 +1355,22 @@ fn default_max_robots_bytes() -> usize {
     DEFAULT_MAX_ROBOTS_BYTES
 }
 
+/// The product tokens the command's `--agents ai` judges (`category`
+/// `None`) or `--agents ai:CATEGORY`, in list order; `None` for a
+/// category that is not one: the pipeline steps' presets read the same
+/// embedded list as the command.
+#[pyfunction]
+#[pyo3(signature = (category=None))]
+fn ai_agent_tokens(category: Option<&str>) -> Option<Vec<&'static str>> {
+    robots_batch::agents::ai_agent_tokens(category)
+}
+
+/// The categories of the AI crawler list, in the command's order.
+#[pyfunction]
+fn ai_categories() -> Vec<&'static str> {
+    robots_batch::agents::ai_categories().into_iter().map(|(c, _)| c).collect()
+}
+
 #[pymodule]
 fn _robots_batch(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Matchers>()?;
@@ -1365,6 +1381,8 @@ fn _robots_batch(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fetch_origins, m)?)?;
     m.add_function(wrap_pyfunction!(read_warc, m)?)?;
     m.add_function(wrap_pyfunction!(default_max_robots_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(ai_agent_tokens, m)?)?;
+    m.add_function(wrap_pyfunction!(ai_categories, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
