@@ -161,6 +161,46 @@ pub(super) struct Entry {
     /// While the matchers are not compiled: the URLs judged so far,
     /// counted by every thread that uses them.
     pub(super) scanned: Option<Arc<Scanned>>,
+    /// Per agent, which of the distinct rule sets is its own: agents that
+    /// select the same groups share one set, one matcher and one verdict
+    /// (see [`Distinct`]).
+    pub(super) distinct: Distinct,
+}
+
+/// The distinct rule sets of an entry's agents: the agents whose sets are
+/// one `Arc` share it. Most agents of an audit select the same groups (the
+/// `*` ones), so a URL costs one verdict per distinct set, not per agent.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Distinct {
+    /// Per agent, the index of its set among the distinct ones.
+    pub(super) of_agent: Box<[u32]>,
+    /// Per distinct set, the first agent that has it.
+    pub(super) first: Box<[u32]>,
+}
+
+impl Distinct {
+    /// The distinct sets of `rules` (one per agent), by identity.
+    pub(super) fn of(rules: &[Arc<RuleSet>]) -> Distinct {
+        let mut of_agent = Vec::with_capacity(rules.len());
+        let mut first: Vec<u32> = vec![];
+        for (i, r) in rules.iter().enumerate() {
+            let same =
+                first.iter().position(|&f| Arc::ptr_eq(&rules[f as usize], r));
+            of_agent.push(match same {
+                Some(d) => d as u32,
+                None => {
+                    first.push(i as u32);
+                    (first.len() - 1) as u32
+                }
+            });
+        }
+        Distinct { of_agent: of_agent.into(), first: first.into() }
+    }
+
+    /// Whether every agent has a set of its own.
+    pub(super) fn is_identity(&self) -> bool {
+        self.first.len() == self.of_agent.len()
+    }
 }
 
 impl Entry {
@@ -169,16 +209,20 @@ impl Entry {
         matchers: Option<Arc<[Matcher]>>,
         scanned: Option<Arc<Scanned>>,
     ) -> Entry {
-        let sets =
-            rules.iter().map(|r| arc_of::<RuleSet>(1) + r.memory_usage());
+        let distinct = Distinct::of(&rules);
+        let sets = distinct
+            .first
+            .iter()
+            .map(|&i| arc_of::<RuleSet>(1) + rules[i as usize].memory_usage());
         let built = matchers.as_deref().unwrap_or_default();
         let bytes = arc_of::<Entry>(1)
             + arc_of::<Arc<RuleSet>>(rules.len())
+            + 2 * std::mem::size_of::<u32>() * rules.len()
             + sets.sum::<usize>()
             + matchers.as_ref().map_or(0, |m| arc_of::<Matcher>(m.len()))
             + built.iter().map(Matcher::heap_bytes).sum::<usize>()
             + scanned.as_ref().map_or(0, |_| arc_of::<Scanned>(1));
-        Entry { rules, matchers, bytes, scanned }
+        Entry { rules, matchers, bytes, scanned, distinct }
     }
 
     /// Where the entry's memory lies, in the order a verdict reads it:

@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::caches::{
-    Entry, JudgeCache, MatcherCache, Scanned, Settings, SharedKey,
+    Distinct, Entry, JudgeCache, MatcherCache, Scanned, Settings, SharedKey,
 };
 use super::hash::HashMap;
 use super::origin::origin_key;
@@ -16,8 +16,9 @@ use super::source::FetchSet;
 use super::verdict::{unknown, CrawlReason, CrawlVerdict};
 use crate::dialect::Dialect;
 use crate::engine::EngineKind;
+use crate::group_key::GroupKeys;
 use crate::lowlevel::prefetch::prefetch;
-use crate::matcher::{Matcher, MatcherBuilder, Scratch};
+use crate::matcher::{Matcher, MatcherBuilder, Scratch, Verdict};
 use crate::robots::Robots;
 use crate::rules::RuleSet;
 use crate::url::path::UrlPath;
@@ -117,6 +118,8 @@ pub struct CrawlScratch {
     scratches: Vec<Scratch>,
     /// A URL's path, for verdicts from rules not built into matchers.
     path: Vec<u8>,
+    /// A URL's verdict per distinct rule set, when agents share sets.
+    verdicts: Vec<Verdict>,
 }
 
 impl CrawlScratch {
@@ -296,6 +299,7 @@ impl CrawlJudge {
             kept: true,
             scratches: vec![],
             path: vec![],
+            verdicts: vec![],
         }
     }
 
@@ -511,17 +515,39 @@ impl CrawlJudge {
             }
             None => self.dialect.path(url, &mut scratch.path),
         };
+        let distinct = &entry.distinct;
+        if distinct.is_identity() {
+            match entry.matchers {
+                Some(ref matchers) => {
+                    for (m, s) in matchers.iter().zip(&mut scratch.scratches) {
+                        push(m.verdict_path(path, s));
+                    }
+                }
+                None => {
+                    for rules in entry.rules.iter() {
+                        push(rules.verdict_path(path));
+                    }
+                }
+            }
+            return true;
+        }
+        // Agents that share a set share its verdict: one per set.
+        let verdicts = &mut scratch.verdicts;
+        verdicts.clear();
         match entry.matchers {
             Some(ref matchers) => {
                 for (m, s) in matchers.iter().zip(&mut scratch.scratches) {
-                    push(m.verdict_path(path, s));
+                    verdicts.push(m.verdict_path(path, s));
                 }
             }
             None => {
-                for rules in entry.rules.iter() {
-                    push(rules.verdict_path(path));
+                for &i in distinct.first.iter() {
+                    verdicts.push(entry.rules[i as usize].verdict_path(path));
                 }
             }
+        }
+        for &d in distinct.of_agent.iter() {
+            push(verdicts[d as usize]);
         }
         true
     }
@@ -587,9 +613,11 @@ impl CrawlJudge {
         Arc::clone(&self.entry(index).rules)
     }
 
-    /// The matchers of the fetch at `index` as they are now: None while
-    /// its rules judge its origin's URLs alone (its first few; its rules
-    /// are selected now if no cache holds them).
+    /// The matchers of the fetch at `index` as they are now, one per
+    /// distinct rule set (agents that select the same groups share one), in
+    /// the order of the first agent of each: None while its rules judge
+    /// its origin's URLs alone (its first few; its rules are selected now
+    /// if no cache holds them).
     pub fn matchers(&self, index: usize) -> Option<Arc<[Matcher]>> {
         self.entry(index).matchers.clone()
     }
@@ -635,11 +663,7 @@ impl CrawlJudge {
             Cow::Owned(body) => Robots::parse_vec_with_limit(body, limit),
             Cow::Borrowed(body) => Robots::parse_with_limit(body, limit),
         };
-        let rules: Arc<[Arc<RuleSet>]> = self
-            .agents
-            .iter()
-            .map(|a| Arc::new(RuleSet::select(&robots, a, self.dialect)))
-            .collect();
+        let rules = self.select(&robots);
         let entry = if self.compile_after == 0 {
             let matchers = self.build(&rules, &self.builder);
             Entry::new(rules, Some(matchers), None)
@@ -741,13 +765,33 @@ impl CrawlJudge {
         scan
     }
 
-    /// Matchers of `rules`, built by `builder`.
+    /// Each agent's rules in `robots`: agents that select the same groups
+    /// (equal [`GroupKeys`] keys) share one set, selected once.
+    fn select(&self, robots: &Robots) -> Arc<[Arc<RuleSet>]> {
+        let keys = GroupKeys::new(robots, self.dialect);
+        let mut selected: Vec<(usize, Arc<RuleSet>)> = vec![];
+        let mut select = |agent: &str| {
+            let key = keys.key(agent);
+            if let Some((_, set)) = selected.iter().find(|(k, _)| *k == key) {
+                return Arc::clone(set);
+            }
+            let set = Arc::new(RuleSet::select(robots, agent, self.dialect));
+            selected.push((key, Arc::clone(&set)));
+            set
+        };
+        self.agents.iter().map(|a| select(a)).collect()
+    }
+
+    /// Matchers of the distinct sets of `rules`, built by `builder`: one
+    /// per set that agents share (see [`Distinct`]).
     fn build(
         &self,
         rules: &[Arc<RuleSet>],
         builder: &MatcherBuilder,
     ) -> Arc<[Matcher]> {
-        rules.iter().map(|r| builder.build_shared(Arc::clone(r))).collect()
+        let distinct = Distinct::of(rules);
+        let sets = distinct.first.iter().map(|&i| &rules[i as usize]);
+        sets.map(|r| builder.build_shared(Arc::clone(r))).collect()
     }
 }
 

@@ -456,3 +456,53 @@ fn evicted_matchers_leave_the_cache() {
     assert!(judge.cache.get(b).is_none());
     assert!(Arc::ptr_eq(&judge.cache.get(a).unwrap().rules, &again));
 }
+
+/// Agents that select the same groups share one rule set, one matcher and
+/// one verdict per URL, at every stage; each agent's verdicts are those of
+/// a judge of that agent alone.
+#[test]
+fn agents_selecting_the_same_groups_share_their_rules() {
+    let body = b"User-agent: *\nDisallow: /private/\nAllow: /private/ok\n\n\
+                 User-agent: GPTBot\nUser-agent: CCBot\nDisallow: /\n\
+                 Allow: /$\n"
+        .to_vec();
+    let agents = ["a", "GPTBot", "b", "ccbot", "*", "Other"];
+    let urls: Vec<String> = ["/", "/x", "/private/y", "/private/ok"]
+        .iter()
+        .cycle()
+        .take(40)
+        .map(|p| format!("https://a.com{p}"))
+        .collect();
+    for compile_after in [0, 10, 1000] {
+        let judge = judge_of(served([("a.com", body.clone())]), &agents)
+            .compile_after(compile_after);
+        let mut scratch = judge.scratch();
+        let mut got = vec![];
+        let mut out = vec![];
+        for url in &urls {
+            judge.verdicts(url.as_bytes(), &mut scratch, &mut out);
+            got.push(out.clone());
+        }
+        for (a, agent) in agents.iter().enumerate() {
+            let alone = judge_of(served([("a.com", body.clone())]), &[agent])
+                .compile_after(compile_after);
+            let mut own = alone.scratch();
+            for (url, verdicts) in urls.iter().zip(&got) {
+                alone.verdicts(url.as_bytes(), &mut own, &mut out);
+                assert_eq!(verdicts[a], out[0], "{agent} {url}");
+            }
+        }
+        // The only fetch of the set.
+        let a = 0;
+        let rules = judge.rules(a);
+        assert!(Arc::ptr_eq(&rules[0], &rules[2]));
+        assert!(Arc::ptr_eq(&rules[0], &rules[4]));
+        assert!(Arc::ptr_eq(&rules[0], &rules[5]));
+        assert!(!Arc::ptr_eq(&rules[0], &rules[1]));
+        // Sharing goes by the token a user-agent line names: GPTBot and
+        // CCBot name one group on two lines, and get a set each.
+        assert!(!Arc::ptr_eq(&rules[1], &rules[3]));
+        // Scanning or compiled, one matcher per set.
+        assert_eq!(judge.matchers(a).map(|m| m.len()), Some(3));
+    }
+}
