@@ -1,6 +1,8 @@
 //! Many URLs judged at once, grouped by the matchers they need: the way a
 //! crawl log's chunk (and a Python batch) is judged, so that URLs of one
-//! origin are judged together even when the input mixes hosts.
+//! origin are judged together even when the input mixes hosts. A *cohort*
+//! is the URLs of a batch that need one fetch's matchers (not a group of
+//! a robots.txt).
 
 use super::judge::{CrawlJudge, CrawlScratch, Located, Run};
 use super::origin::{raw_authority, same_authority};
@@ -37,7 +39,7 @@ pub struct GroupedScratch {
     remembered: Remembered,
     /// The allocation of the last batch's [`Ruled`] URLs, kept empty.
     ruled: Vec<Ruled<'static>>,
-    /// The judging order: per URL of `ruled`, its group above its place.
+    /// The judging order: per URL of `ruled`, its cohort above its place.
     order: Vec<u64>,
     /// Room for `order` while it is sorted.
     sorting: Vec<u64>,
@@ -53,7 +55,7 @@ struct Ruled<'u> {
     /// What the URLs judged together share: the fetch whose matchers judge
     /// it (see [`Located::Rules`]), or for a directory's file not read yet
     /// the file's own fetch.
-    group: usize,
+    cohort: usize,
     fetch: usize,
     /// Whether the fetch is a directory's file not read yet
     /// ([`Located::Unread`]).
@@ -80,16 +82,16 @@ impl<'u> Target<'u> {
     }
 }
 
-/// Where a URL of `group` comes in a batch's walk whose first URL is of
-/// group `first`: groups count from the first URL's, in 32 bits (groups
+/// Where a URL of `cohort` comes in a batch's walk whose first URL is of
+/// cohort `first`: cohorts count from the first URL's, in 32 bits (cohorts
 /// 2^32 apart share a key: only the order of the walk depends on it).
-fn walk_key(group: usize, first: usize) -> u32 {
-    group.wrapping_sub(first) as u32
+fn walk_key(cohort: usize, first: usize) -> u32 {
+    cohort.wrapping_sub(first) as u32
 }
 
-/// The group of a URL whose [`walk_key`] is `key` (its low 32 bits, which
+/// The cohort of a URL whose [`walk_key`] is `key` (its low 32 bits, which
 /// are all of it for fewer fetches than that; only prefetches rely on it).
-fn walk_group(key: u32, first: usize) -> usize {
+fn walk_cohort(key: u32, first: usize) -> usize {
     (first as u32).wrapping_add(key) as usize
 }
 
@@ -99,8 +101,8 @@ const RADIX_BITS: u32 = 11;
 /// Sorts `keys` by their high 32 bits, keeping the order of keys that
 /// share them, with `room` as room for a copy.
 ///
-/// A batch's walk keys are a group above a place in its ruled URLs, the
-/// places in order already, so a stable sort of the groups alone is a
+/// A batch's walk keys are a cohort above a place in its ruled URLs, the
+/// places in order already, so a stable sort of the cohorts alone is a
 /// full sort; a radix sort does it in a few passes over the keys, the
 /// digits that every key shares skipped, where a comparison sort takes a
 /// pass per doubling.
@@ -181,7 +183,7 @@ impl Ruled<'_> {
         match self.unread {
             true => Located::Unread { fetch: self.fetch },
             false => {
-                Located::Rules { fetch: self.fetch, compiled: self.group }
+                Located::Rules { fetch: self.fetch, compiled: self.cohort }
             }
         }
     }
@@ -278,18 +280,18 @@ impl GroupedScratch {
                 &mut ruled,
                 &mut each,
             );
-            // One integer per URL, its group above its place, sorts faster
-            // than the URLs themselves. Groups count from the first URL's,
+            // One integer per URL, its cohort above its place, sorts faster
+            // than the URLs themselves. Cohorts count from the first URL's,
             // so that threads judging chunks of one log start their walks
             // at different origins rather than all meeting each new origin
-            // at once and waiting for one of them to read it. (Groups a
+            // at once and waiting for one of them to read it. (Cohorts a
             // multiple of 2^32 apart would share a place: only the order
             // of the walk, not a verdict, depends on it.)
-            let first = ruled.first().map_or(0, |r| r.group);
+            let first = ruled.first().map_or(0, |r| r.cohort);
             let order = &mut self.order;
             room_for(order, ruled.len());
             order.extend(ruled.iter().enumerate().map(|(k, r)| {
-                (walk_key(r.group, first) as u64) << 32 | k as u64
+                (walk_key(r.cohort, first) as u64) << 32 | k as u64
             }));
             // Input order when the URLs that need one set of matchers come
             // in runs already: it changes matchers about as seldom as the
@@ -299,24 +301,24 @@ impl GroupedScratch {
                 sort_by_high_half(order, &mut self.sorting);
             }
             let place = |k: usize| order.get(k).map(|&o| o as u32 as usize);
-            let group = |k: usize| order[k] >> 32;
+            let cohort = |k: usize| order[k] >> 32;
             // The index of the fetch whose matchers judge the URL at `k`.
-            let fetch = |k: usize| walk_group(group(k) as u32, first);
+            let fetch = |k: usize| walk_cohort(cohort(k) as u32, first);
             // Where the run of URLs that need the current rules ends.
             let mut run_end = 0;
             let mut passing = false;
             for k in 0..order.len() {
                 // Sorted URLs are scattered over the batch: each is asked
                 // for before it is judged, its place first, then its
-                // bytes; and at the first URL of each group, the place
+                // bytes; and at the first URL of each cohort, the place
                 // where its matchers are found, then the matchers. (In
                 // input order, the CPU's own prefetchers see the URLs
-                // coming, and a group's matchers serve a run of them.)
+                // coming, and a cohort's matchers serve a run of them.)
                 if sorted {
                     let far = k + 2 * PREFETCH_AHEAD;
                     if let Some(at) = place(far) {
                         prefetch(std::slice::from_ref(&ruled[at]));
-                        if group(far) != group(far - 1) {
+                        if cohort(far) != cohort(far - 1) {
                             judge.prefetch_place(fetch(far));
                         }
                     }
@@ -324,7 +326,7 @@ impl GroupedScratch {
                     if let Some(at) = place(near) {
                         prefetch(ruled[at].target.bytes());
                         soon(ruled[at].index);
-                        if group(near) != group(near - 1) {
+                        if cohort(near) != cohort(near - 1) {
                             judge.prefetch_rules(fetch(near));
                         }
                     }
@@ -332,7 +334,7 @@ impl GroupedScratch {
                 let r = &ruled[order[k] as u32 as usize];
                 if k == run_end {
                     run_end = (k + 1..order.len())
-                        .find(|&j| group(j) != group(k))
+                        .find(|&j| cohort(j) != cohort(k))
                         .unwrap_or(order.len());
                     // In input order, a run between others is likely its
                     // origin's last in a log grouped by host; the first
@@ -422,7 +424,7 @@ impl GroupedScratch {
                     judge.locate(line, key).0
                 }
             };
-            let (group, fetch, unread) = match located {
+            let (cohort, fetch, unread) = match located {
                 Located::Same(v) => {
                     self.one.clear();
                     self.one.resize(judge.agents().len(), v);
@@ -432,14 +434,14 @@ impl GroupedScratch {
                 Located::Rules { fetch, compiled } => (compiled, fetch, false),
                 Located::Unread { fetch } => (fetch, fetch, true),
             };
-            if ruled.last().is_none_or(|r| r.group != group) {
+            if ruled.last().is_none_or(|r| r.cohort != cohort) {
                 changes += 1;
             }
             let target = match path(i) {
                 Some((path, flags)) => Target::Path(path, flags),
                 None => Target::Url(line),
             };
-            ruled.push(Ruled { index: i, group, fetch, unread, target });
+            ruled.push(Ruled { index: i, cohort, fetch, unread, target });
         }
         changes
     }
@@ -468,13 +470,13 @@ mod tests {
         got
     }
 
-    /// A group comes back from its place in the walk, before or after
-    /// the first URL's group; and the walk starts at the first URL's.
+    /// A cohort comes back from its place in the walk, before or after
+    /// the first URL's cohort; and the walk starts at the first URL's.
     #[test]
-    fn a_group_comes_back_from_its_walk_key() {
+    fn a_cohort_comes_back_from_its_walk_key() {
         let first = 1_000;
-        for group in [0, 1, 999, 1_000, 1_001, 5_000_000, u32::MAX as usize] {
-            assert_eq!(walk_group(walk_key(group, first), first), group);
+        for cohort in [0, 1, 999, 1_000, 1_001, 5_000_000, u32::MAX as usize] {
+            assert_eq!(walk_cohort(walk_key(cohort, first), first), cohort);
         }
         assert_eq!(walk_key(first, first), 0);
         assert!(walk_key(first + 1, first) < walk_key(first - 1, first));
@@ -539,13 +541,13 @@ mod tests {
     }
 
     /// The radix sort of walk keys is the comparison sort's order, for
-    /// groups that share every digit, a few, or none, and that wrap
+    /// cohorts that share every digit, a few, or none, and that wrap
     /// below the first (as [`walk_key`] makes them).
     #[test]
     fn walk_keys_sort_as_a_comparison_sort_does() {
         let mut rng = crate::testing::xorshift(0x2545_F491_4F6C_DD1D);
         let mut room = vec![];
-        for (groups, first, n) in [
+        for (cohorts, first, n) in [
             (1, 0, 100),
             (5, 3, 1_000),
             (3_000, 1_234, 10_000),
@@ -555,14 +557,14 @@ mod tests {
         ] {
             let mut keys: Vec<u64> = (0..n)
                 .map(|k| {
-                    let group = (rng() % groups) as usize;
-                    (walk_key(group, first) as u64) << 32 | k
+                    let cohort = (rng() % cohorts) as usize;
+                    (walk_key(cohort, first) as u64) << 32 | k
                 })
                 .collect();
             let mut want = keys.clone();
             want.sort_unstable();
             sort_by_high_half(&mut keys, &mut room);
-            assert_eq!(keys, want, "{groups} groups from {first}");
+            assert_eq!(keys, want, "{cohorts} cohorts from {first}");
         }
     }
 
@@ -574,7 +576,7 @@ mod tests {
         let mut ruled = Vec::with_capacity(100);
         ruled.push(Ruled {
             index: 0,
-            group: 0,
+            cohort: 0,
             fetch: 0,
             unread: false,
             target: Target::Url(&urls[0]),
