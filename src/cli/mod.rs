@@ -1,6 +1,10 @@
-//! Everything the binary knows about its command line: flags (`args`), the
-//! objects built from them (`config`), and how messages reach standard
-//! error (`messages`). No clap type leaves this module.
+//! Everything the binary knows about its command line: flags (`args` and
+//! the flag groups the commands share), the objects built from them
+//! (`config` for the default command, `crawlconfig` for `crawl`), and how
+//! messages reach standard error (`messages`). The commands get those
+//! configs; `check`, `lint`, `survey` and `agents` still read their parsed
+//! flags, and the flags' value enums (`InputFormatArg`, `EmitArg`...) are
+//! plain enums that clap also parses.
 
 use std::process::ExitCode;
 

@@ -14,7 +14,7 @@ use robots_batch::{output::Counts, Stats};
 use super::shared::{
     count_table, finish, input_format, kept_count, open_file,
     open_source_after, print_stats, report_dropped, run_error, run_records,
-    warn_cut_lines, Progress, Target,
+    warn_cut_lines, Endpoints, Progress,
 };
 use crate::cli::{open_output, output_compression, CrawlConfig};
 
@@ -185,7 +185,7 @@ fn judge_records(
     let agents = judge.agents();
     let table = |_: &Stats| count_table(agents, &counts, rows.header, true);
     let kept = |stats: &Stats| Ok(kept_count(stats));
-    let target = Target {
+    let target = Endpoints {
         input: &config.input,
         read,
         output: config.output_file.as_deref(),

@@ -60,24 +60,24 @@ struct Ruled<'u> {
     /// Whether the fetch is a directory's file not read yet
     /// ([`Located::Unread`]).
     unread: bool,
-    target: Target<'u>,
+    target: Judged<'u>,
 }
 
 /// What a ruled URL is judged by: its bytes, or the path its caller found
 /// in them already (with its special bytes' flags), which then need not
 /// be scanned for.
 #[derive(Clone, Copy, Debug)]
-enum Target<'u> {
+enum Judged<'u> {
     Url(&'u [u8]),
     Path(UrlPath<'u>, u8),
 }
 
-impl<'u> Target<'u> {
+impl<'u> Judged<'u> {
     /// The bytes a judgement reads first.
     fn bytes(&self) -> &'u [u8] {
         match *self {
-            Target::Url(url) => url,
-            Target::Path(path, _) => path.rest,
+            Judged::Url(url) => url,
+            Judged::Path(path, _) => path.rest,
         }
     }
 }
@@ -194,7 +194,7 @@ impl Ruled<'_> {
 /// have one layout, as here.
 fn reuse<'a>(mut v: Vec<Ruled<'_>>) -> Vec<Ruled<'a>> {
     v.clear();
-    v.into_iter().map(|r| Ruled { target: Target::Url(&[]), ..r }).collect()
+    v.into_iter().map(|r| Ruled { target: Judged::Url(&[]), ..r }).collect()
 }
 
 impl GroupedScratch {
@@ -346,8 +346,8 @@ impl GroupedScratch {
                         || !sorted && k > 0 && run_end < order.len();
                 }
                 let (url, found) = match r.target {
-                    Target::Url(url) => (url, None),
-                    Target::Path(path, flags) => {
+                    Judged::Url(url) => (url, None),
+                    Judged::Path(path, flags) => {
                         (&[][..], Some((path, flags)))
                     }
                 };
@@ -438,8 +438,8 @@ impl GroupedScratch {
                 changes += 1;
             }
             let target = match path(i) {
-                Some((path, flags)) => Target::Path(path, flags),
-                None => Target::Url(line),
+                Some((path, flags)) => Judged::Path(path, flags),
+                None => Judged::Url(line),
             };
             ruled.push(Ruled { index: i, cohort, fetch, unread, target });
         }
@@ -579,7 +579,7 @@ mod tests {
             cohort: 0,
             fetch: 0,
             unread: false,
-            target: Target::Url(&urls[0]),
+            target: Judged::Url(&urls[0]),
         });
         let at = ruled.as_ptr() as usize;
         let kept: Vec<Ruled<'static>> = reuse(ruled);

@@ -581,7 +581,7 @@ impl FetchSet {
         let rdr = open_decompressed(path)?;
         let mut n = 0;
         let mut records =
-            warc::Records::new(BufReader::new(rdr), self.max_body);
+            warc::WarcRecords::new(BufReader::new(rdr), self.max_body);
         while let Some(rec) = records
             .next_record()
             .map_err(|e| invalid(format!("{}: {e}", path.display())))?

@@ -29,7 +29,7 @@ pub(crate) const MAX_HEAD: usize = 1 << 20;
 const MAX_CODINGS: usize = 4;
 
 /// The records of one WARC stream.
-pub(crate) struct Records<R> {
+pub(crate) struct WarcRecords<R> {
     rdr: R,
     /// The 1-based number of the record being read, for messages.
     number: u64,
@@ -40,11 +40,11 @@ pub(crate) struct Records<R> {
     undecodable: usize,
 }
 
-impl<R: BufRead> Records<R> {
+impl<R: BufRead> WarcRecords<R> {
     /// The records of `rdr`, keeping at most `max_body` bytes of each
     /// body (0: all of it).
-    pub(crate) fn new(rdr: R, max_body: usize) -> Records<R> {
-        Records { rdr, number: 0, line: vec![], max_body, undecodable: 0 }
+    pub(crate) fn new(rdr: R, max_body: usize) -> WarcRecords<R> {
+        WarcRecords { rdr, number: 0, line: vec![], max_body, undecodable: 0 }
     }
 
     /// How many 2xx bodies had a `Content-Encoding` that could not be
@@ -511,7 +511,7 @@ mod tests {
     }
 
     fn all(bytes: &[u8]) -> Result<Vec<Option<(String, Fetch)>>, String> {
-        let mut recs = Records::new(bytes, 0);
+        let mut recs = WarcRecords::new(bytes, 0);
         let mut out = vec![];
         while let Some(r) = recs.next_record()? {
             out.push(r);
@@ -575,7 +575,7 @@ mod tests {
         block.extend(std::iter::repeat_n(b'a', MAX_LINE * 3));
         block.extend_from_slice(b"\r\nLocation: /x\r\n\r\nUser-agent: *\n");
         let w = record("response", "http://a.com/robots.txt", "d", &block);
-        let mut recs = Records::new(&w[..], 10);
+        let mut recs = WarcRecords::new(&w[..], 10);
         let (_, f) = recs.next_record().unwrap().unwrap().unwrap();
         assert_eq!(f.body, b"User-agent");
         assert_eq!(f.location.as_deref(), Some("/x"));
@@ -588,7 +588,7 @@ mod tests {
             b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\
               4\r\nUser\r\n9\r\n-agent: *\r\n0\r\n\r\n",
         );
-        let mut recs = Records::new(&w[..], 6);
+        let mut recs = WarcRecords::new(&w[..], 6);
         let (_, f) = recs.next_record().unwrap().unwrap().unwrap();
         assert_eq!(f.body, b"User-a");
     }
@@ -611,7 +611,7 @@ mod tests {
         ));
         for capacity in 1..40 {
             let rdr = io::BufReader::with_capacity(capacity, &w[..]);
-            let mut recs = Records::new(rdr, 0);
+            let mut recs = WarcRecords::new(rdr, 0);
             for _ in 0..2 {
                 let (_, f) = recs.next_record().unwrap().unwrap().unwrap();
                 assert_eq!(f.body, b"User-agent: *\n", "{capacity}");
@@ -631,7 +631,7 @@ mod tests {
             b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\n\n\
               User-agent: *\r\n\r\nUser-agent: b\r\nDisallow: /\r\n",
         );
-        let mut recs = Records::new(&w[..], 0);
+        let mut recs = WarcRecords::new(&w[..], 0);
         let (_, f) = recs.next_record().unwrap().unwrap().unwrap();
         assert_eq!(
             f.body,

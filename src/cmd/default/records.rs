@@ -11,7 +11,7 @@ use robots_batch::{output::Counts, Stats, Usage};
 use crate::cli::args::InputFormatArg;
 use crate::cli::{Config, Output};
 use crate::cmd::shared::{
-    count_table, finish, kept_count, report_dropped, run_records, Target,
+    count_table, finish, kept_count, report_dropped, run_records, Endpoints,
 };
 
 /// Runs the records of the input, of `format`; `read` are the first
@@ -84,7 +84,7 @@ pub fn run(
     let table =
         |_: &Stats| count_table(&config.agents, &counts, header, false);
     let kept = |stats: &Stats| Ok(kept_count(stats));
-    let target = Target {
+    let target = Endpoints {
         input: &config.input,
         read,
         output: config.output_file.as_deref(),

@@ -314,7 +314,7 @@ pub(crate) fn detect(
 }
 
 /// Where the records of a run come from and where they go.
-pub(crate) struct Target<'a> {
+pub(crate) struct Endpoints<'a> {
     pub input: &'a Input,
     /// The first bytes of standard input, read already.
     pub read: Vec<u8>,
@@ -335,7 +335,7 @@ pub(crate) type Count<'a> = dyn Fn(&Stats) -> anyhow::Result<Vec<u8>> + 'a;
 pub(crate) fn run_records(
     records: &Records<'_>,
     batch: &Batch,
-    target: Target<'_>,
+    target: Endpoints<'_>,
     emit: Option<bool>,
 ) -> anyhow::Result<Stats> {
     let name = target.input.name();
@@ -401,7 +401,7 @@ pub(crate) fn run_records(
 /// (decompressed) to a temporary file.
 pub(crate) fn run_parquet(
     records: &Records<'_>,
-    target: Target<'_>,
+    target: Endpoints<'_>,
 ) -> anyhow::Result<Stats> {
     let name = target.input.name();
     let (file, spooled) = match *target.input {
