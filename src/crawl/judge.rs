@@ -768,6 +768,14 @@ impl CrawlJudge {
     /// Each agent's rules in `robots`: agents that select the same groups
     /// (equal [`GroupKeys`] keys) share one set, selected once.
     fn select(&self, robots: &Robots) -> Arc<[Arc<RuleSet>]> {
+        if let [agent] = &self.agents[..] {
+            // One agent shares with no one: no keys to find.
+            return Arc::new([Arc::new(RuleSet::select(
+                robots,
+                agent,
+                self.dialect,
+            ))]);
+        }
         let keys = GroupKeys::new(robots, self.dialect);
         let mut selected: Vec<(usize, Arc<RuleSet>)> = vec![];
         let mut select = |agent: &str| {
