@@ -8,9 +8,11 @@ use anyhow::Context;
 use robots_batch::crawl::{Assume, CrawlJudge, FetchSet, Skipped};
 use robots_batch::{Batch, BatchBuilder, Format, Layout, MatcherBuilder};
 
-use super::args::{CompressArg, EmitArg, InputFormatArg};
-use super::StatsFormat;
-use super::{CrawlArgs, Input, MissingArg, ProgressWhen, SourceArgs};
+use super::args::{
+    CompressArg, EmitArg, InputFormatArg, ProgressWhen, StatsFormat,
+};
+use super::config::{warn_agent, Input};
+use super::crawlargs::{CrawlArgs, MissingArg, SourceArgs};
 
 /// Everything a `crawl` run needs, built and validated.
 #[derive(Debug)]
@@ -159,7 +161,7 @@ impl CrawlConfig {
         })?;
         let agents = args.agents.resolve()?;
         for agent in &agents {
-            super::warn_agent(agent, args.dialect);
+            warn_agent(agent, args.dialect);
         }
         let on_missing = match args.on_missing {
             MissingArg::Allow => Some(Assume::Allow),

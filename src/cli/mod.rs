@@ -29,7 +29,7 @@ pub use self::config::{
     open_output, output_compression, read_robots, warn_agent,
     warn_not_robots_txt, Config, Input, Output,
 };
-pub use self::crawlargs::{CrawlArgs, MissingArg, SourceArgs};
+pub use self::crawlargs::CrawlArgs;
 pub use self::crawlconfig::{read_fetches, CrawlConfig};
 pub use self::generate::{generate, GenerateArgs};
 pub use self::input::{decoded_head, read_head, Compression};

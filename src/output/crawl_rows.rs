@@ -198,8 +198,8 @@ fn push_head(
 
 #[cfg(test)]
 mod tests {
+    use super::super::rows::full_cell;
     use super::*;
-    use crate::output::rows::tests::full_cell;
 
     /// Crawl rows copy each head after its first rendering, and the URL
     /// for every agent after the first: the rows are those rendered anew.

@@ -273,22 +273,23 @@ pub(super) fn header_of<'n>(
     header
 }
 
+/// A cell with every value, some of them needing quotes (for tests).
 #[cfg(test)]
-pub(super) mod tests {
-    use super::*;
-
-    /// A cell with every value, some of them needing quotes.
-    pub(in crate::output) fn full_cell(agent: &str) -> Cell<'_> {
-        Cell {
-            agent,
-            verdict: "disallowed",
-            reason: "rule",
-            line: Some(12),
-            rule: Some(b"Disallow: /x,\"y\""),
-            group: Some(b"*"),
-            robots: Some("https://a.com"),
-        }
+pub(super) fn full_cell(agent: &str) -> Cell<'_> {
+    Cell {
+        agent,
+        verdict: "disallowed",
+        reason: "rule",
+        line: Some(12),
+        rule: Some(b"Disallow: /x,\"y\""),
+        group: Some(b"*"),
+        robots: Some("https://a.com"),
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
 
     /// Each column starts with its separator, or in JSON with its own
     /// name as a member: the names the headers show.

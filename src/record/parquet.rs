@@ -17,7 +17,8 @@ use parquet::arrow::arrow_reader::{
 use parquet::arrow::ArrowWriter;
 use parquet::file::properties::WriterProperties;
 
-use super::{invalid, is_line_field, json, RecordWorker, Records, Value};
+use super::worker::{RecordWorker, Value};
+use super::{invalid, is_line_field, json, Records};
 use crate::batch::{Sink, Stats};
 
 /// Rows read at a time, within a row group.

@@ -2,7 +2,8 @@
 //! counts its own and adds them to the run's [`Counts`] when it is dropped,
 //! so that the threads do not share a counter per record.
 
-use super::{RecordWorker, Records};
+use super::worker::RecordWorker;
+use super::Records;
 use crate::output::{slot, Counts};
 
 impl<'m> Records<'m> {

@@ -11,7 +11,8 @@ use std::io::{self, BufRead, BufReader, Read};
 use flate2::bufread::GzDecoder;
 
 use super::warc_emit::{Kept, COPY_BYTES, HOLD_BYTES};
-use super::{invalid, push_value, RecordWorker, Records, Value};
+use super::worker::{push_value, RecordWorker, Value};
+use super::{invalid, Records};
 use crate::batch::{Sink, Stats};
 use crate::compressed::{sniff, Compression, MAGIC_BYTES};
 use crate::crawl::{read_warc_head, WarcHead};
