@@ -88,7 +88,7 @@ fn run_lines(
             false => worker,
         }
     };
-    let result = source.run_crawl(new_worker, sink);
+    let result = source.run_workers(new_worker, sink);
     progress.finish();
     let stats = result.map_err(|err| run_error(err, write_failed, &name))?;
     warn_cut_lines(&stats);

@@ -7,12 +7,11 @@ use std::io::{self, BufRead, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
 use anyhow::Context;
-use robots_batch::crawl::CrawlWorker;
+use robots_batch::output::{Counts, TallyRender};
 use robots_batch::record::{RecordFormat, Records};
 use robots_batch::sniff::{self, SNIFF_BYTES};
 use robots_batch::{
-    output::Counts, output::TallyRender, Batch, Lines, Matcher, MatcherWorker,
-    Render, Sink, Stats,
+    Batch, ChunkWorker, Lines, Matcher, MatcherWorker, Render, Sink, Stats,
 };
 
 use super::hints::HINT_BYTES;
@@ -156,37 +155,32 @@ impl<'a> Source<'a> {
         S: Sink,
     {
         match tally {
-            Some(counts) => {
-                let new_render = || TallyRender::new(counts, new_render());
-                self.run_untallied(matchers, new_render, sink)
-            }
-            None => self.run_untallied(matchers, new_render, sink),
+            Some(counts) => self.run_workers(
+                || {
+                    MatcherWorker::new(
+                        matchers,
+                        TallyRender::new(counts, new_render()),
+                    )
+                },
+                sink,
+            ),
+            None => self.run_workers(
+                || MatcherWorker::new(matchers, new_render()),
+                sink,
+            ),
         }
     }
 
-    fn run_untallied<R, F, S>(
-        self,
-        matchers: &[Matcher],
-        new_render: F,
-        sink: S,
-    ) -> io::Result<Stats>
-    where
-        R: Render,
-        F: Fn() -> R + Sync,
-        S: Sink,
-    {
-        let new_worker = || MatcherWorker::new(matchers, new_render());
-        self.batch.run(self.urls, new_worker, sink)
-    }
-
-    /// Runs every URL through crawl-log workers made by `new_worker`.
-    pub(crate) fn run_crawl<'j, F, S>(
+    /// Runs every URL through the workers `new_worker` makes, one per
+    /// thread (crawl mode's, or [`Source::run`]'s over matchers).
+    pub(crate) fn run_workers<W, F, S>(
         self,
         new_worker: F,
         sink: S,
     ) -> io::Result<Stats>
     where
-        F: Fn() -> CrawlWorker<'j> + Sync,
+        W: ChunkWorker,
+        F: Fn() -> W + Sync,
         S: Sink,
     {
         self.batch.run(self.urls, new_worker, sink)
