@@ -204,12 +204,34 @@ impl Distinct {
 }
 
 impl Entry {
+    /// A fetch's rules, one set per agent, before any matcher is built;
+    /// `scanned` counts its URLs.
     pub(super) fn new(
         rules: Arc<[Arc<RuleSet>]>,
-        matchers: Option<Arc<[Matcher]>>,
         scanned: Option<Arc<Scanned>>,
     ) -> Entry {
         let distinct = Distinct::of(&rules);
+        Entry::counted(rules, distinct, None, scanned)
+    }
+
+    /// The entry's rules with `matchers` (one per distinct set), counted
+    /// by `scanned` while they scan.
+    pub(super) fn with_matchers(
+        &self,
+        matchers: Option<Arc<[Matcher]>>,
+        scanned: Option<Arc<Scanned>>,
+    ) -> Entry {
+        let rules = Arc::clone(&self.rules);
+        Entry::counted(rules, self.distinct.clone(), matchers, scanned)
+    }
+
+    /// An entry and the heap bytes it holds.
+    fn counted(
+        rules: Arc<[Arc<RuleSet>]>,
+        distinct: Distinct,
+        matchers: Option<Arc<[Matcher]>>,
+        scanned: Option<Arc<Scanned>>,
+    ) -> Entry {
         let sets = distinct
             .first
             .iter()
@@ -254,8 +276,7 @@ impl Entry {
 
     /// The entry's rules without its matchers, counted as before.
     pub(super) fn rules_only(&self) -> Entry {
-        let rules = Arc::clone(&self.rules);
-        Entry::new(rules, None, self.scanned.clone())
+        self.with_matchers(None, self.scanned.clone())
     }
 
     /// Whether the matchers are compiled with the builder's engine.

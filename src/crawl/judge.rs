@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::caches::{
-    Distinct, Entry, JudgeCache, MatcherCache, Scanned, Settings, SharedKey,
+    Entry, JudgeCache, MatcherCache, Scanned, Settings, SharedKey,
 };
 use super::hash::HashMap;
 use super::origin::origin_key;
@@ -664,14 +664,15 @@ impl CrawlJudge {
             Cow::Borrowed(body) => Robots::parse_with_limit(body, limit),
         };
         let rules = self.select(&robots);
+        let entry = Entry::new(rules, Some(Arc::default()));
         let entry = if self.compile_after == 0 {
-            let matchers = self.build(&rules, &self.builder);
-            Entry::new(rules, Some(matchers), None)
+            let matchers = self.build(&entry, &self.builder);
+            entry.with_matchers(Some(matchers), None)
         } else if 1 + run.following > FEW_URLS {
-            let matchers = self.build(&rules, &self.scanning());
-            Entry::new(rules, Some(matchers), Some(Arc::default()))
+            let matchers = self.build(&entry, &self.scanning());
+            entry.with_matchers(Some(matchers), Some(Arc::default()))
         } else {
-            Entry::new(rules, None, Some(Arc::default()))
+            entry
         };
         let entry = Arc::new(entry);
         // A shared cache keeps every entry: other judges may need it.
@@ -722,9 +723,8 @@ impl CrawlJudge {
         builder: &MatcherBuilder,
         scanned: Option<Arc<Scanned>>,
     ) -> Arc<Entry> {
-        let matchers = self.build(&entry.rules, builder);
-        let rules = Arc::clone(&entry.rules);
-        Arc::new(Entry::new(rules, Some(matchers), scanned))
+        let matchers = self.build(entry, builder);
+        Arc::new(entry.with_matchers(Some(matchers), scanned))
     }
 
     /// Keeps `entry` for the fetch at `index` in the judge's cache and,
@@ -790,15 +790,15 @@ impl CrawlJudge {
         self.agents.iter().map(|a| select(a)).collect()
     }
 
-    /// Matchers of the distinct sets of `rules`, built by `builder`: one
-    /// per set that agents share (see [`Distinct`]).
+    /// Matchers of the distinct sets of `entry`'s rules, built by
+    /// `builder`: one per set that agents share (see [`Distinct`](super::caches::Distinct)).
     fn build(
         &self,
-        rules: &[Arc<RuleSet>],
+        entry: &Entry,
         builder: &MatcherBuilder,
     ) -> Arc<[Matcher]> {
-        let distinct = Distinct::of(rules);
-        let sets = distinct.first.iter().map(|&i| &rules[i as usize]);
+        let rules = &entry.rules;
+        let sets = entry.distinct.first.iter().map(|&i| &rules[i as usize]);
         sets.map(|r| builder.build_shared(Arc::clone(r))).collect()
     }
 }
