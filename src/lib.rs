@@ -112,6 +112,7 @@ pub mod survey;
 
 #[cfg(test)]
 mod testing;
+mod time;
 mod url;
 pub mod usage;
 
@@ -132,6 +133,7 @@ pub use crate::rules::{
     agent_warning, is_valid_product_token, product_token, GroupMatch, Rule,
     RuleSet, Rules,
 };
+pub use crate::time::Timestamp;
 pub use crate::url::path::{extract_path, UrlPath};
 pub use crate::usage::{Usage, UsagePrefs};
 

@@ -351,7 +351,8 @@ fn warc_files_plain_and_gzip_with_duplicates() {
         let mut set = FetchSet::new();
         let n = set.read_warc(&dir.path().join(name)).unwrap();
         assert_eq!(n, 4, "{name}");
-        assert_eq!(set.len(), 3, "{name}");
+        // Both captures of the duplicate origin are kept.
+        assert_eq!(set.len(), 4, "{name}");
         let got = judge_all(&judge_with(set, FetchPolicy::default()), &urls);
         assert_eq!(got, want, "{name}");
     }
@@ -592,7 +593,8 @@ fn robots_dirs_each_file_read_from_its_own_directory() {
     let mut set = FetchSet::new();
     assert_eq!(set.read_dir(&dir.path().join("one")).unwrap(), 2);
     assert_eq!(set.read_dir(&dir.path().join("two")).unwrap(), 3);
-    assert_eq!(set.len(), 4);
+    // b.com's two files are both kept, as two captures of it.
+    assert_eq!(set.len(), 5);
     std::fs::remove_file(dir.path().join("two/gone.com.txt")).unwrap();
     let judge = judge_with(set, FetchPolicy::default());
     let got = judge_all(
@@ -1264,23 +1266,23 @@ rbtest!(
         assert_eq!(
         rows,
         [
-            "url\tagent\tverdict\treason\trobots\tline\trule",
-            "https://a.com/private/x?0\tMyBot\tdisallowed\trule\ta.com\t2\tDisallow: /private/",
-            "https://a.com/private/x?0\tGPTBot\tdisallowed\trule\ta.com\t5\tDisallow: /",
-            "https://a.com/public?0\tMyBot\tallowed\tno-matching-rule\ta.com\t\t",
-            "https://a.com/public?0\tGPTBot\tdisallowed\trule\ta.com\t5\tDisallow: /",
-            "https://b.com/x?0\tMyBot\tallowed\tstatus-5xx\thttps://b.com\t\t",
-            "https://b.com/x?0\tGPTBot\tallowed\tstatus-5xx\thttps://b.com\t\t",
-            "http://c.com/private/y?0\tMyBot\tallowed\tredirect-limit\thttp://c.com\t\t",
-            "http://c.com/private/y?0\tGPTBot\tallowed\tredirect-limit\thttp://c.com\t\t",
-            "https://d.com/x?0\tMyBot\tdisallowed\tstatus-4xx\thttps://d.com\t\t",
-            "https://d.com/x?0\tGPTBot\tdisallowed\tstatus-4xx\thttps://d.com\t\t",
-            "https://e.com/e/1?0\tMyBot\tdisallowed\trule\thttps://e.com\t2\tDisallow: /e/",
-            "https://e.com/e/1?0\tGPTBot\tdisallowed\trule\thttps://e.com\t2\tDisallow: /e/",
-            "https://missing.com/x?0\tMyBot\tdisallowed\tno-robots\t\t\t",
-            "https://missing.com/x?0\tGPTBot\tdisallowed\tno-robots\t\t\t",
-            "no host here, \"quoted\"?0\tMyBot\tunknown\tno-host\t\t\t",
-            "no host here, \"quoted\"?0\tGPTBot\tunknown\tno-host\t\t\t",
+            "url\tagent\tverdict\treason\trobots\tcapture\tline\trule",
+            "https://a.com/private/x?0\tMyBot\tdisallowed\trule\ta.com\t\t2\tDisallow: /private/",
+            "https://a.com/private/x?0\tGPTBot\tdisallowed\trule\ta.com\t\t5\tDisallow: /",
+            "https://a.com/public?0\tMyBot\tallowed\tno-matching-rule\ta.com\t\t\t",
+            "https://a.com/public?0\tGPTBot\tdisallowed\trule\ta.com\t\t5\tDisallow: /",
+            "https://b.com/x?0\tMyBot\tallowed\tstatus-5xx\thttps://b.com\t\t\t",
+            "https://b.com/x?0\tGPTBot\tallowed\tstatus-5xx\thttps://b.com\t\t\t",
+            "http://c.com/private/y?0\tMyBot\tallowed\tredirect-limit\thttp://c.com\t\t\t",
+            "http://c.com/private/y?0\tGPTBot\tallowed\tredirect-limit\thttp://c.com\t\t\t",
+            "https://d.com/x?0\tMyBot\tdisallowed\tstatus-4xx\thttps://d.com\t\t\t",
+            "https://d.com/x?0\tGPTBot\tdisallowed\tstatus-4xx\thttps://d.com\t\t\t",
+            "https://e.com/e/1?0\tMyBot\tdisallowed\trule\thttps://e.com\t2024-01-01T00:00:00Z\t2\tDisallow: /e/",
+            "https://e.com/e/1?0\tGPTBot\tdisallowed\trule\thttps://e.com\t2024-01-01T00:00:00Z\t2\tDisallow: /e/",
+            "https://missing.com/x?0\tMyBot\tdisallowed\tno-robots\t\t\t\t",
+            "https://missing.com/x?0\tGPTBot\tdisallowed\tno-robots\t\t\t\t",
+            "no host here, \"quoted\"?0\tMyBot\tunknown\tno-host\t\t\t\t",
+            "no host here, \"quoted\"?0\tGPTBot\tunknown\tno-host\t\t\t\t",
         ]
     );
         let json = dir
@@ -1299,8 +1301,8 @@ rbtest!(
         json.lines().next(),
         Some(
             "{\"url\":\"https://a.com/private/x?0\",\"verdict\":\"disallowed\",\
-             \"reason\":\"rule\",\"robots\":\"a.com\",\"line\":2,\
-             \"rule\":\"Disallow: /private/\"}"
+             \"reason\":\"rule\",\"robots\":\"a.com\",\"capture\":null,\
+             \"line\":2,\"rule\":\"Disallow: /private/\"}"
         )
     );
     }

@@ -1282,11 +1282,11 @@ fn crawl_csv_records_with_explanations() {
         .args(["-a", "GPTBot", "--input-format", "csv", "in.csv"])
         .stdout();
     eqnice!(
-        "url,note,robots_verdict,robots_reason,robots_origin,robots_line,\
-         robots_rule,robots_error\n\
-         https://a.com/open/1,\"a, b\",allowed,rule,a.com,6,Allow: /open,\n\
-         http://b.com/x,c,disallowed,rule,b.com,2,Disallow: /,\n\
-         https://zz.com/,d,unknown,no-robots,,,,\n",
+        "url,note,robots_verdict,robots_reason,robots_origin,robots_capture,\
+         robots_line,robots_rule,robots_error\n\
+         https://a.com/open/1,\"a, b\",allowed,rule,a.com,,6,Allow: /open,\n\
+         http://b.com/x,c,disallowed,rule,b.com,,2,Disallow: /,\n\
+         https://zz.com/,d,unknown,no-robots,,,,,\n",
         out
     );
 }

@@ -69,9 +69,9 @@ rbtest!(crawl_layout_wide_and_long, |dir: Dir, mut cmd: TestCommand| {
     eqnice!(
         "{\"url\":\"https://a.com/x\",\"verdicts\":{\"Bot\":{\"verdict\":\
          \"allowed\",\"reason\":\"no-matching-rule\",\"robots\":\"a.com\",\
-         \"line\":null,\"rule\":null},\"GPTBot\":{\"verdict\":\"disallowed\",\
-         \"reason\":\"rule\",\"robots\":\"a.com\",\"line\":6,\"rule\":\
-         \"Disallow: /\"}}}",
+         \"capture\":null,\"line\":null,\"rule\":null},\"GPTBot\":\
+         {\"verdict\":\"disallowed\",\"reason\":\"rule\",\"robots\":\
+         \"a.com\",\"capture\":null,\"line\":6,\"rule\":\"Disallow: /\"}}}",
         first
     );
     for line in got.lines() {
@@ -147,14 +147,14 @@ rbtest!(crawl_usage, |dir: Dir, mut cmd: TestCommand| {
         .args(["-a", "Bot", "--usage", "--explain", "log.txt"])
         .stdout();
     eqnice!(
-        "url,verdict,reason,robots,line,rule,train-ai,search,ai-input,\
-         train-ai-line,search-line,ai-input-line\n\
-         https://a.com/x,allowed,no-matching-rule,a.com,,,disallowed,\
+        "url,verdict,reason,robots,capture,line,rule,train-ai,search,\
+         ai-input,train-ai-line,search-line,ai-input-line\n\
+         https://a.com/x,allowed,no-matching-rule,a.com,,,,disallowed,\
          unknown,unknown,3,,\n\
-         https://a.com/private/y,disallowed,rule,a.com,2,Disallow: /private/,\
-         ,,,,,\n\
-         https://b.com/z,allowed,status-4xx,https://b.com,,,,,,,,\n\
-         https://c.com/w,unknown,no-robots,,,,,,,,,\n",
+         https://a.com/private/y,disallowed,rule,a.com,,2,\
+         Disallow: /private/,,,,,,\n\
+         https://b.com/z,allowed,status-4xx,https://b.com,,,,,,,,,\n\
+         https://c.com/w,unknown,no-robots,,,,,,,,,,\n",
         got
     );
     // The same preferences as the default command gives with a.com's

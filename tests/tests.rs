@@ -6,6 +6,7 @@ mod util;
 
 mod access_logs;
 mod audit;
+mod captures;
 mod cli;
 mod conformance;
 mod crawl;

@@ -3,14 +3,15 @@
 use std::path::PathBuf;
 
 use clap::{Parser, ValueEnum};
-use robots_batch::crawl::{Assume, FetchPolicy};
-use robots_batch::{Dialect, EngineKind, DEFAULT_MAX_ROBOTS_BYTES};
+use robots_batch::crawl::{Assume, BeforeFirst, Capture, FetchPolicy};
+use robots_batch::{Dialect, EngineKind, Timestamp, DEFAULT_MAX_ROBOTS_BYTES};
 
 use super::args::{RecordInput, Report};
 
 const CRAWL_AFTER_HELP: &str = "\
 ROBOTS.TXT SOURCES (at least one; all may be combined):
-  --robots-dir DIR      DIR/<host>.txt is the robots.txt of <host> (no
+  --robots-dir [DATE=]DIR
+                        DIR/<host>.txt is the robots.txt of <host> (no
                         port), fetched with status 200, for every scheme and
                         port of that host. Hosts of file names, URLs and
                         fetches are read as the WHATWG URL standard reads
@@ -21,21 +22,34 @@ ROBOTS.TXT SOURCES (at least one; all may be combined):
                         read when the first URL of its host is judged (so a
                         small log reads only its own hosts' files), and one
                         that cannot be read then counts as no fetch, with a
-                        line on standard error at the end.
+                        line on standard error at the end. DATE= dates the
+                        directory's captures (2024-06-01=june/).
   --robots-index FILE   JSON Lines, gzip allowed: {\"url\": \"https://h/robots.txt\",
                         \"status\": 200, \"body\": \"...\"}; \"body_base64\" for
                         bytes that are not UTF-8, \"location\" for redirects,
-                        \"status\" 0 or absent for unreachable. By origin.
+                        \"status\" 0 or absent for unreachable, \"date\" (RFC
+                        3339, 14 digits or seconds) for when. By origin.
   --robots-warc FILE    WARC response records (.warc, or .warc.gz with any
                         number of gzip members): origin from WARC-Target-URI,
                         status and Location from the HTTP response, body
-                        decoded (chunked; gzip, deflate, br, zstd). Of two
-                        captures of one origin, the latest WARC-Date wins.
+                        decoded (chunked; gzip, deflate, br, zstd), dated by
+                        WARC-Date.
   A fetch by origin (index, WARC) takes precedence over a directory file.
   Only a fetch of /robots.txt is its origin's robots.txt; a capture of
   another URL counts only where a redirect leads to it (the others are
   counted on standard error). Of each body, only --max-robots-bytes are
   kept; WARC header lines over 64 KiB are an error.
+
+CAPTURES IN TIME:
+  An origin may have several captures (several dated directories, WARC
+  files of several crawls, index lines with dates), given in any order.
+  The newest judges (of two undated ones, the later given); --as-of DATE
+  takes for every origin the newest at or before DATE; --at-fetch-time
+  takes for each record the newest at or before its own fetch time. A URL
+  older than every capture of its origin is judged by the earliest
+  (reason `...;before-first`) or, with --before-first unknown, is unknown
+  (before-first). Two dated captures of one origin at the same instant:
+  the later given wins, with a warning.
 
 FETCH RESULTS (RFC 9309 section 2.3.1, the defaults):
   2xx        the body is the robots.txt
@@ -57,9 +71,10 @@ OUTPUT:
   `url,agent,verdict,reason` with several. verdict: allowed, disallowed or
   unknown. reason: rule, no-matching-rule, no-group, implicit-robots-txt
   (the robots.txt decided), status-4xx, status-5xx, redirect-limit,
-  redirect-missing, no-robots, no-host. --explain adds `robots` (the
-  origin or host whose fetch decided), `line` and `rule` (the deciding
-  rule's line number and text).
+  redirect-missing, no-robots, no-host, before-first. --explain adds
+  `robots` (the origin or host whose fetch decided), `capture` (when that
+  fetch was made, if dated), `line` and `rule` (the deciding rule's line
+  number and text).
 
 RECORDS:
   --input-format jsonl, csv, tsv, cdxj, warc or parquet (detected for
@@ -67,8 +82,9 @@ RECORDS:
   whose URL is in a field (--url-field, --url-column) and writes each back
   in its own format with `robots_verdict` and `robots_reason` added per
   agent (`.<agent>` after the name with several), with --explain also
-  `robots_origin`, `robots_line` and `robots_rule`, then `robots_error`
-  (a record without a URL). Access logs hold paths, not URLs: they are
+  `robots_origin`, `robots_capture`, `robots_line` and `robots_rule`, then
+  `robots_error` (a record without a URL, or without a fetch time under
+  --at-fetch-time). Access logs hold paths, not URLs: they are
   not for crawl mode.
 
 FILTERING:
@@ -124,6 +140,9 @@ pub struct CrawlArgs {
     #[command(flatten)]
     pub policy: PolicyArgs,
 
+    #[command(flatten)]
+    pub time: TimeArgs,
+
     /// Verdict for a URL whose origin has no fetch: allow, disallow or
     /// unknown.
     #[arg(long, value_name = "VERDICT", default_value = "unknown")]
@@ -174,9 +193,10 @@ pub struct CrawlArgs {
 // command says when it has no source at all.
 #[group(id = "sources", multiple = true)]
 pub struct SourceArgs {
-    /// A directory of `<host>.txt` robots.txt files.
-    #[arg(long, value_name = "DIR")]
-    pub robots_dir: Vec<PathBuf>,
+    /// A directory of `<host>.txt` robots.txt files; `DATE=DIR` dates
+    /// its files' captures (`2024-06-01=snapshots/june/`).
+    #[arg(long, value_name = "[DATE=]DIR", value_parser = dated_dir)]
+    pub robots_dir: Vec<DatedDir>,
 
     /// A JSON Lines index of robots.txt fetches (gzip allowed; `-` reads
     /// standard input).
@@ -186,6 +206,88 @@ pub struct SourceArgs {
     /// A WARC file of robots.txt responses (.warc or .warc.gz).
     #[arg(long, value_name = "FILE")]
     pub robots_warc: Vec<PathBuf>,
+}
+
+/// A `--robots-dir` value: a directory, and the date of its captures.
+#[derive(Clone, Debug)]
+pub struct DatedDir {
+    pub date: Option<Timestamp>,
+    pub dir: PathBuf,
+}
+
+/// `DATE=DIR` when what comes before the first `=` is a date, else a
+/// directory (whose name may hold a `=`).
+fn dated_dir(value: &str) -> Result<DatedDir, String> {
+    if let Some((date, dir)) = value.split_once('=') {
+        if let Some(date) = Timestamp::parse(date) {
+            return Ok(DatedDir { date: Some(date), dir: dir.into() });
+        }
+    }
+    Ok(DatedDir { date: None, dir: value.into() })
+}
+
+/// Which of an origin's dated captures judges a URL (`crawl`).
+#[derive(Debug, clap::Args)]
+pub struct TimeArgs {
+    /// Judge every URL by the newest capture of its origin at or before
+    /// DATE (a day alone, 2024-06-01, means its end; RFC 3339 and 14-digit
+    /// timestamps are read too). Without it or --at-fetch-time, the newest
+    /// capture judges.
+    #[arg(long, value_name = "DATE", value_parser = as_of, conflicts_with = "at_fetch_time")]
+    pub as_of: Option<Timestamp>,
+
+    /// Judge each record's URL by the newest capture of its origin at or
+    /// before the record's own fetch time: WARC-Date, the CDXJ timestamp,
+    /// the access log's date, or --time-field. A record whose time cannot
+    /// be read is unknown (no-time).
+    #[arg(long)]
+    pub at_fetch_time: bool,
+
+    /// With --at-fetch-time, the field of JSON Lines, CSV, TSV or Parquet
+    /// records that holds the fetch time: RFC 3339 or a 14-digit
+    /// timestamp, an Arrow timestamp, or whole seconds since 1970.
+    #[arg(long, value_name = "NAME", requires = "at_fetch_time")]
+    pub time_field: Option<String>,
+
+    /// What a URL fetched before its origin's earliest capture gets:
+    /// `earliest` (that capture judges it; its reason says
+    /// `;before-first`) or `unknown` (reason `before-first`).
+    #[arg(long, value_name = "POLICY", default_value = "earliest")]
+    pub before_first: BeforeFirstArg,
+}
+
+fn as_of(value: &str) -> Result<Timestamp, String> {
+    Timestamp::parse_as_of(value).ok_or_else(|| {
+        format!("not a date: {value:?} (2024-06-01, 2024-06-01T12:00:00Z or 20240601120000)")
+    })
+}
+
+impl TimeArgs {
+    /// The capture choice of these flags.
+    pub fn capture(&self) -> Capture {
+        match (self.as_of, self.at_fetch_time) {
+            (Some(t), _) => Capture::AsOf(t),
+            (None, true) => Capture::AtFetchTime,
+            (None, false) => Capture::Newest,
+        }
+    }
+
+    /// `--before-first`.
+    pub fn before_first(&self) -> BeforeFirst {
+        match self.before_first {
+            BeforeFirstArg::Earliest => BeforeFirst::Earliest,
+            BeforeFirstArg::Unknown => BeforeFirst::Unknown,
+        }
+    }
+}
+
+/// `--before-first`.
+#[derive(Clone, Copy, Debug, Eq, PartialEq, ValueEnum)]
+pub enum BeforeFirstArg {
+    /// The earliest capture judges.
+    Earliest,
+    /// The verdict `unknown`.
+    Unknown,
 }
 
 impl SourceArgs {
@@ -255,6 +357,7 @@ impl PolicyArgs {
             max_redirects: self.max_redirects,
             max_robots_bytes: self.max_robots_bytes,
             cache_bytes,
+            ..FetchPolicy::default()
         }
     }
 }

@@ -5,14 +5,16 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use robots_batch::crawl::{Assume, CrawlJudge, FetchSet, Skipped};
+use robots_batch::crawl::{
+    Assume, CrawlJudge, FetchPolicy, FetchSet, Skipped,
+};
 use robots_batch::{Batch, BatchBuilder, Format, Layout, MatcherBuilder};
 
 use super::args::{
     CompressArg, EmitArg, InputFormatArg, ProgressWhen, StatsFormat,
 };
 use super::config::{warn_agent, Input};
-use super::crawlargs::{CrawlArgs, MissingArg, SourceArgs};
+use super::crawlargs::{CrawlArgs, DatedDir, MissingArg, SourceArgs};
 
 /// Everything a `crawl` run needs, built and validated.
 #[derive(Debug)]
@@ -33,6 +35,8 @@ pub struct CrawlConfig {
     /// `--url-field` or `--url-column`, and which of the two was given.
     pub url_field: Option<String>,
     pub url_flag: Option<&'static str>,
+    /// `--at-fetch-time`, with `--time-field` when given.
+    pub at_fetch_time: Option<Option<String>>,
     /// Where the rows go: this file, or standard output.
     pub output_file: Option<PathBuf>,
     /// Compress the rows so (by -o FILE's extension when not given).
@@ -105,10 +109,14 @@ pub fn read_fetches(
 ) -> anyhow::Result<FetchSet> {
     let mut fetches = FetchSet::new();
     fetches.parse_limit(max_robots_bytes);
-    for dir in &sources.robots_dir {
-        let n = match skipped {
-            Some(ref mut s) => fetches.read_dir_skipping(dir, s)?,
-            None => fetches.read_dir(dir)?,
+    for DatedDir { date, dir } in &sources.robots_dir {
+        let n = match (skipped.as_mut(), date) {
+            (Some(s), Some(date)) => fetches.read_dated_dir(dir, *date, s)?,
+            (None, Some(date)) => {
+                fetches.read_dated_dir(dir, *date, &mut vec![])?
+            }
+            (Some(s), None) => fetches.read_dir_skipping(dir, s)?,
+            (None, None) => fetches.read_dir(dir)?,
         };
         log::debug!("{n} robots.txt files in {}", dir.display());
     }
@@ -169,7 +177,11 @@ impl CrawlConfig {
             MissingArg::Unknown => None,
         };
         let cache_bytes = args.cache_mib.saturating_mul(1 << 20);
-        let policy = args.policy.policy(on_missing, cache_bytes);
+        let policy = FetchPolicy {
+            capture: args.time.capture(),
+            before_first: args.time.before_first(),
+            ..args.policy.policy(on_missing, cache_bytes)
+        };
         let mut builder = MatcherBuilder::new();
         builder.engine(args.engine);
         let judge =
@@ -182,6 +194,13 @@ impl CrawlConfig {
             message!(
                 "{undecodable} robots.txt bodies with a Content-Encoding that \
                  cannot be undone: taken as fetches that got no answer"
+            );
+        }
+        let same = judge.fetches().same_instant();
+        if same > 0 {
+            message!(
+                "{same} captures of an origin at the same instant as a later \
+                 one of the input: the later one is kept"
             );
         }
         let unused = judge.unused_captures();
@@ -220,6 +239,10 @@ impl CrawlConfig {
             input_format: args.records.input_format,
             url_field: args.records.url_field().map(str::to_string),
             url_flag: args.records.url_flag(),
+            at_fetch_time: args
+                .time
+                .at_fetch_time
+                .then(|| args.time.time_field.clone()),
             output_file: args.report.output,
             compress: args.report.compress,
             progress: args.report.progress,

@@ -25,6 +25,12 @@ pub fn run(config: CrawlConfig) -> anyhow::Result<ExitCode> {
         input_format(config.input_format, config.url_flag, &config.input)?;
     let result = match format.record_format() {
         Some(format) => judge_records(&config, format, read, start),
+        None if config.at_fetch_time.is_some() => Err(anyhow::anyhow!(
+            "--at-fetch-time needs each URL's fetch time, which lines of \
+             URLs do not hold: give records (--input-format jsonl, csv, \
+             tsv, parquet with --time-field; warc; cdxj), or judge them \
+             --as-of a date"
+        )),
         None => run_lines(&config, read, start),
     };
     report_judge(&config.judge);
@@ -173,6 +179,9 @@ fn judge_records(
     let mut records = Records::crawl(format, judge);
     if let Some(ref field) = config.url_field {
         records.url_field(field);
+    }
+    if let Some(ref field) = config.at_fetch_time {
+        records.at_fetch_time(field.as_deref());
     }
     // -c alone judges the records as --emit does, which writes the least,
     // and writes none of them.

@@ -6,6 +6,7 @@
 //! memory; only one object level with a few known keys is needed here, so
 //! the reading is written out.
 
+use crate::time::Timestamp;
 use std::io::{self, BufRead};
 
 use super::fetch::Fetch;
@@ -391,11 +392,22 @@ fn fetch_fields(
         }
         _ => return Err("\"location\" is not a string".to_string()),
     };
+    // A date is a capture's: one that cannot be read would misplace it.
     let date = match date {
+        None => None,
+        Some(Value::Scalar(s)) if s == "null" => None,
         Some(Value::Str(d, false)) => {
-            Some(String::from_utf8_lossy(&d).into_owned())
+            let d = String::from_utf8_lossy(&d).into_owned();
+            match Timestamp::parse(&d) {
+                Some(_) => Some(d),
+                None => return Err(format!("\"date\" {d:?} is not a date")),
+            }
         }
-        _ => None,
+        Some(Value::Scalar(s)) if Timestamp::parse(&s).is_some() => Some(s),
+        Some(Value::Str(_, true)) => return Err(too_long("date")),
+        Some(_) => {
+            return Err("\"date\" is not a date (RFC 3339, a 14-digit timestamp or seconds)".to_string())
+        }
     };
     Ok((url, Fetch { status, body, location, date }))
 }

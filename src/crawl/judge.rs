@@ -8,12 +8,13 @@ use std::sync::{Arc, Mutex, OnceLock};
 use super::caches::{
     Entry, JudgeCache, MatcherCache, Scanned, Settings, SharedKey,
 };
+use super::capture::{BeforeFirst, Capture};
 use super::hash::HashMap;
 use super::origin::origin_key;
 use super::passing::Passing;
 use super::policy::{resolve, FetchPolicy, Resolved};
 use super::source::FetchSet;
-use super::verdict::{unknown, CrawlReason, CrawlVerdict};
+use super::verdict::{reason_name, unknown, CrawlReason, CrawlVerdict};
 use crate::dialect::Dialect;
 use crate::engine::EngineKind;
 use crate::group_key::GroupKeys;
@@ -21,6 +22,7 @@ use crate::lowlevel::prefetch::prefetch;
 use crate::matcher::{Matcher, MatcherBuilder, Scratch, Verdict};
 use crate::robots::Robots;
 use crate::rules::RuleSet;
+use crate::time::Timestamp;
 use crate::url::path::UrlPath;
 
 /// Where a URL's verdicts come from (see [`CrawlJudge::locate`]).
@@ -150,6 +152,7 @@ impl CrawlJudge {
         agents: &[String],
         dialect: Dialect,
     ) -> CrawlJudge {
+        fetches.sort_captures();
         // Captures of other URLs than a robots.txt count only where a
         // redirect chain from a robots.txt leads; the others are set aside.
         let mut reached = vec![false; fetches.len()];
@@ -168,6 +171,16 @@ impl CrawlJudge {
             if !reached && fetches.is_capture(i) {
                 fetches.drop_body(i);
                 unused_captures += 1;
+            }
+        }
+        // Judged by their newest captures, origins need no other: those
+        // are set aside too (a redirect to one is followed as if to the
+        // newest).
+        if policy.capture == Capture::Newest {
+            for i in 0..fetches.len() {
+                if !fetches.is_newest(i) {
+                    fetches.drop_body(i);
+                }
             }
         }
         // Many hosts serve the same robots.txt byte for byte (the defaults
@@ -312,9 +325,13 @@ impl CrawlJudge {
     }
 
     /// The indexes of the robots.txt fetches of the set, of origins and
-    /// hosts: the sites of a survey (captures of other URLs are not).
+    /// hosts, each its newest capture: the sites of a survey (captures of
+    /// other URLs are not). [`FetchSet::captures_of`] gives a site's
+    /// other captures.
     pub fn sites(&self) -> impl Iterator<Item = usize> + '_ {
-        (0..self.fetches.len()).filter(|&i| !self.fetches.is_capture(i))
+        let fetches = &self.fetches;
+        (0..fetches.len())
+            .filter(|&i| !fetches.is_capture(i) && fetches.is_newest(i))
     }
 
     /// What the fetch at `index` comes to after redirects, under the
@@ -334,7 +351,9 @@ impl CrawlJudge {
         }
     }
 
-    /// The verdicts on `url`, one per agent, into `out` (cleared first).
+    /// The verdicts on `url`, one per agent, into `out` (cleared first):
+    /// by each origin's newest capture, or the one in effect at the
+    /// policy's [`Capture::AsOf`] date.
     pub fn verdicts(
         &self,
         url: &[u8],
@@ -343,6 +362,62 @@ impl CrawlJudge {
     ) {
         let (located, _) = self.locate(url, &mut scratch.key);
         self.judge_located(url, None, located, Run::default(), scratch, out);
+    }
+
+    /// The verdicts on `url` fetched at `at`, one per agent, into `out`
+    /// (cleared first): by the newest capture of its origin at or before
+    /// `at`, whatever the policy's [`Capture`] (which says how the other
+    /// calls choose). A URL older than every capture gets what the
+    /// policy's [`BeforeFirst`] says.
+    pub fn verdicts_at(
+        &self,
+        url: &[u8],
+        at: Timestamp,
+        scratch: &mut CrawlScratch,
+        out: &mut Vec<CrawlVerdict>,
+    ) {
+        let (located, _) = self.locate_at(url, &mut scratch.key, Some(at));
+        self.judge_located(url, None, located, Run::default(), scratch, out);
+    }
+
+    /// When the capture that decided `verdict` (after redirects) was made,
+    /// if its date says.
+    pub fn capture_time(&self, verdict: CrawlVerdict) -> Option<Timestamp> {
+        self.fetches.time(verdict.fetch()?)
+    }
+
+    /// The instant every URL is judged as of, under [`Capture::AsOf`].
+    pub fn as_of(&self) -> Option<Timestamp> {
+        match self.policy.capture {
+            Capture::AsOf(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The name of `verdict`'s reason for a URL fetched at `at` (the
+    /// policy's [`Capture::AsOf`] date when `None`): with
+    /// `;before-first` after it when the capture that decided is later.
+    pub fn reason_name(
+        &self,
+        verdict: CrawlVerdict,
+        at: Option<Timestamp>,
+    ) -> &'static str {
+        reason_name(verdict.reason(), self.before_first(verdict, at))
+    }
+
+    /// Whether `verdict`, on a URL fetched at `at` (the policy's
+    /// [`Capture::AsOf`] date when `None`), was given by a capture made
+    /// later: the URL is older than every capture of its origin, and
+    /// [`BeforeFirst::Earliest`] let the earliest judge it.
+    pub fn before_first(
+        &self,
+        verdict: CrawlVerdict,
+        at: Option<Timestamp>,
+    ) -> bool {
+        match (at.or(self.as_of()), self.capture_time(verdict)) {
+            (Some(at), Some(made)) => made > at,
+            _ => false,
+        }
     }
 
     /// Finds where `url`'s verdicts come from, compiling and reading
@@ -357,13 +432,34 @@ impl CrawlJudge {
         url: &[u8],
         key: &mut Vec<u8>,
     ) -> (Located, usize) {
+        self.locate_at(url, key, self.as_of())
+    }
+
+    /// [`CrawlJudge::locate`] for a URL fetched at `at` (`None`: the
+    /// newest capture judges).
+    fn locate_at(
+        &self,
+        url: &[u8],
+        key: &mut Vec<u8>,
+        at: Option<Timestamp>,
+    ) -> (Located, usize) {
         let Some(parts) = origin_key(url, key) else {
             return (Located::Same(unknown(CrawlReason::NoHost)), 0);
         };
         let end = parts.authority_end();
-        let Some(entry) = self.fetches.find(key, parts.host(key)) else {
+        let Some(mut entry) = self.fetches.find(key, parts.host(key)) else {
             return (Located::Same(self.missing()), end);
         };
+        if let Some(at) = at {
+            let picked = self.fetches.capture_at(entry, at);
+            if picked.before_first
+                && self.policy.before_first == BeforeFirst::Unknown
+            {
+                let v = unknown(CrawlReason::BeforeFirst);
+                return (Located::Same(v), end);
+            }
+            entry = picked.index;
+        }
         let located = match self.resolved[entry] {
             Resolved::Rules(fetch, compiled) => {
                 Located::Rules { fetch, compiled }

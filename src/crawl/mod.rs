@@ -40,6 +40,7 @@ assert_eq!(verdict("/relative"), "unknown no-host");
 */
 
 mod caches;
+mod capture;
 mod fetch;
 mod grouped;
 mod hash;
@@ -57,12 +58,13 @@ mod warc;
 mod worker;
 
 pub use self::caches::MatcherCache;
+pub use self::capture::{BeforeFirst, Capture};
 pub use self::fetch::Fetch;
 pub use self::grouped::GroupedScratch;
 pub use self::judge::{CrawlJudge, CrawlScratch, DEFAULT_COMPILE_AFTER};
 pub use self::origin::{Origin, Scheme};
 pub use self::policy::{Assume, FetchPolicy, MAX_REDIRECTS};
-pub use self::source::{FetchSet, SharedBody, Skipped};
+pub use self::source::{FetchSet, Picked, SharedBody, Skipped};
 pub use self::verdict::{CrawlReason, CrawlVerdict};
 pub(crate) use self::warc::{read_head as read_warc_head, Head as WarcHead};
 pub(crate) use self::worker::all_allowed;

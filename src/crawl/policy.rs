@@ -1,6 +1,7 @@
 //! Fetch policy and redirects: how a robots.txt fetch's status, and the
 //! redirects it leads through, become the rules or a verdict for its origin.
 
+use super::capture::{BeforeFirst, Capture};
 use super::reference;
 use super::source::FetchSet;
 use super::verdict::CrawlReason;
@@ -49,6 +50,10 @@ pub struct FetchPolicy {
     /// The most bytes of compiled matchers kept; past it the least
     /// recently compiled are dropped (and compiled again if needed).
     pub cache_bytes: usize,
+    /// Which of an origin's dated captures judges a URL.
+    pub capture: Capture,
+    /// What a URL older than every capture of its origin gets.
+    pub before_first: BeforeFirst,
 }
 
 /// The most redirects a [`FetchPolicy`] follows: RFC 9309 asks for at
@@ -70,6 +75,8 @@ impl Default for FetchPolicy {
             // again. See docs/DESIGN.md, "Crawl mode: scan first, compile
             // later, share by body".
             cache_bytes: 1 << 30,
+            capture: Capture::Newest,
+            before_first: BeforeFirst::Earliest,
         }
     }
 }
@@ -116,7 +123,20 @@ pub(super) fn resolve(
                     );
                 };
                 let target = reference::resolve(&fetches.url(at), location);
-                match fetches.find_url(&target, &mut key) {
+                // Judged by a capture of its time, a dated capture's
+                // redirect leads to the target's capture nearest to it,
+                // for it was followed about then; judged by the newest,
+                // to the newest.
+                let dated = match policy.capture {
+                    Capture::Newest => None,
+                    _ => fetches.time(at),
+                };
+                let next =
+                    fetches.find_url(&target, &mut key).map(|n| match dated {
+                        Some(t) => fetches.capture_near(n, t),
+                        None => n,
+                    });
+                match next {
                     Some(next) if visited.contains(&next) => break,
                     Some(next) => {
                         at = next;

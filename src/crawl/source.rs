@@ -18,6 +18,7 @@ use super::origin::{host_key, origin_key, Origin};
 use super::warc;
 use crate::compressed::decompressed;
 use crate::robots::DEFAULT_MAX_ROBOTS_BYTES;
+use crate::time::Timestamp;
 
 /// The fetches of a run: robots.txt fetches by origin (from an index or
 /// WARC files) and by host (from a directory, which says nothing of scheme
@@ -43,6 +44,42 @@ pub struct FetchSet {
     /// The fetches, by index, whose bodies lie in a buffer shared with
     /// others (see [`FetchSet::insert_shared`]).
     shared: HashMap<usize, SharedBody>,
+    /// Per fetch: when it was captured, if its date says.
+    times: Vec<Option<Timestamp>>,
+    /// Per fetch of an origin or host with several captures: its
+    /// [`Timeline`]'s index in `timelines` (else [`NO_TIMELINE`]).
+    timeline: Vec<u32>,
+    timelines: Vec<Timeline>,
+    /// Per fetch: whether its origin's or host's URLs are judged by it
+    /// when no time is given (see [`FetchSet::is_newest`]).
+    newest: Vec<bool>,
+    /// Dated captures of one origin or host at one instant that a later
+    /// one of the input replaced.
+    same_instant: usize,
+}
+
+/// [`FetchSet::timeline`] of a fetch that is its origin's only capture.
+const NO_TIMELINE: u32 = u32::MAX;
+
+/// The captures of one origin or host, by index, sorted by date (undated
+/// ones first, as if in effect from the start) once
+/// [`FetchSet::sort_captures`] has run; of two at one instant, only the
+/// later in the input.
+#[derive(Clone, Debug, Default)]
+struct Timeline {
+    captures: Vec<usize>,
+    sorted: bool,
+}
+
+/// Which capture of an origin judges a URL fetched at some time (see
+/// [`FetchSet::capture_at`]).
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub struct Picked {
+    /// The capture's index.
+    pub index: usize,
+    /// Whether the URL is older than every capture, and this is the
+    /// earliest.
+    pub before_first: bool,
 }
 
 /// A fetch's body inside a larger buffer that it shares with other
@@ -134,6 +171,11 @@ impl Default for FetchSet {
             unread: HashMap::default(),
             listed: vec![],
             shared: HashMap::default(),
+            times: vec![],
+            timeline: vec![],
+            timelines: vec![],
+            newest: vec![],
+            same_instant: 0,
         }
     }
 }
@@ -337,8 +379,11 @@ impl FetchSet {
         Some(self.add(Kind::Url, key, format!("{origin}{rest}"), fetch))
     }
 
-    /// Adds `fetch` under `key`, or replaces the fetch there if `fetch` is
-    /// no older; returns its index if it was added or replaced.
+    /// Adds `fetch` under `key`; returns its index if it was added or
+    /// replaced one. An origin's or host's captures are all kept, the
+    /// newest one found first (of two undated ones, or two at one
+    /// instant, the later in the input); a capture of another URL replaces
+    /// an older one.
     fn add(
         &mut self,
         kind: Kind,
@@ -346,33 +391,181 @@ impl FetchSet {
         name: String,
         fetch: Fetch,
     ) -> Option<usize> {
+        let time = fetch.date.as_deref().and_then(Timestamp::parse);
         let map = match kind {
             Kind::Origin => &mut self.by_origin,
             Kind::Host => &mut self.by_host,
             Kind::Url => &mut self.by_url,
         };
         match map.entry(key.into_boxed_slice()) {
-            Entry::Occupied(slot) => {
+            Entry::Occupied(mut slot) => {
                 let i = *slot.get();
-                let old = &self.fetches[i].1;
-                // N.B. ISO 8601 dates in one format compare as strings.
-                let older = match (&old.date, &fetch.date) {
+                let newer = match (self.times[i], time) {
                     (Some(a), Some(b)) => b >= a,
                     _ => true,
                 };
-                if older {
+                if kind == Kind::Url {
+                    if !newer {
+                        return None;
+                    }
                     self.fetches[i] = (name, fetch);
+                    self.times[i] = time;
                     self.unread.remove(&i);
                     self.shared.remove(&i);
                     return Some(i);
                 }
-                None
+                let added = self.fetches.len();
+                if newer {
+                    slot.insert(added);
+                }
+                self.push(kind, name, fetch, time);
+                match newer {
+                    true => self.newest[i] = false,
+                    false => self.newest[added] = false,
+                }
+                let t = match self.timeline[i] {
+                    NO_TIMELINE => {
+                        self.timelines.push(Timeline {
+                            captures: vec![i],
+                            sorted: false,
+                        });
+                        let t = self.timelines.len() - 1;
+                        self.timeline[i] = t as u32;
+                        t
+                    }
+                    t => t as usize,
+                };
+                self.timelines[t].captures.push(added);
+                self.timelines[t].sorted = false;
+                self.timeline[added] = t as u32;
+                Some(added)
             }
             Entry::Vacant(slot) => {
                 slot.insert(self.fetches.len());
-                self.fetches.push((name, fetch));
-                self.kinds.push(kind);
+                self.push(kind, name, fetch, time);
                 Some(self.fetches.len() - 1)
+            }
+        }
+    }
+
+    fn push(
+        &mut self,
+        kind: Kind,
+        name: String,
+        fetch: Fetch,
+        time: Option<Timestamp>,
+    ) {
+        self.fetches.push((name, fetch));
+        self.kinds.push(kind);
+        self.times.push(time);
+        self.timeline.push(NO_TIMELINE);
+        self.newest.push(true);
+    }
+
+    /// Sorts every origin's captures by date, keeping of two at one
+    /// instant the later in the input; [`FetchSet::same_instant`] counts
+    /// the others. Judges sort the set they are given.
+    pub(crate) fn sort_captures(&mut self) {
+        let times = &self.times;
+        for timeline in &mut self.timelines {
+            if timeline.sorted {
+                continue;
+            }
+            let captures = &mut timeline.captures;
+            // Indexes grow with the input: by (date, index), the later of
+            // two at one instant comes last, and is the one kept.
+            captures.sort_unstable_by_key(|&i| (times[i], i));
+            let before = captures.len();
+            let mut kept: Vec<usize> = Vec::with_capacity(before);
+            for &i in captures.iter() {
+                match kept.last_mut() {
+                    Some(last) if times[*last] == times[i] => {
+                        *last = i;
+                        self.same_instant += usize::from(times[i].is_some());
+                    }
+                    _ => kept.push(i),
+                }
+            }
+            *captures = kept;
+            timeline.sorted = true;
+        }
+    }
+
+    /// How many dated captures of an origin or host came at the instant of
+    /// a later one of the input, which replaced them (counted once a judge
+    /// has sorted the captures).
+    pub fn same_instant(&self) -> usize {
+        self.same_instant
+    }
+
+    /// When the fetch at `index` was captured, if its date says.
+    pub fn time(&self, index: usize) -> Option<Timestamp> {
+        self.times.get(index).copied().flatten()
+    }
+
+    /// Whether the fetch at `index` is the one its origin's or host's URLs
+    /// are judged by without a time: the newest of its captures.
+    pub fn is_newest(&self, index: usize) -> bool {
+        self.newest.get(index).copied().unwrap_or(false)
+    }
+
+    /// The captures of the origin or host of the fetch at `index`, oldest
+    /// first (only it when it is the only one), once sorted.
+    pub fn captures_of(
+        &self,
+        index: usize,
+    ) -> impl Iterator<Item = usize> + '_ {
+        let (many, one): (&[usize], _) = match self.timeline.get(index) {
+            None => (&[], None),
+            Some(&NO_TIMELINE) => (&[], Some(index)),
+            Some(&t) => (&self.timelines[t as usize].captures, None),
+        };
+        many.iter().copied().chain(one)
+    }
+
+    /// The capture of the origin or host of `entry` nearest in time to
+    /// `at` (of two as near, the later): where a redirect of a capture
+    /// made at `at` led, since it was followed at about that time.
+    pub(crate) fn capture_near(&self, entry: usize, at: Timestamp) -> usize {
+        let t = match self.timeline[entry] {
+            NO_TIMELINE => return entry,
+            t => t as usize,
+        };
+        let captures = &self.timelines[t].captures;
+        let n = captures
+            .partition_point(|&i| self.times[i].is_none_or(|t| t <= at));
+        let distance = |i: usize| {
+            self.times[i]
+                .map_or(u64::MAX, |t| t.seconds().abs_diff(at.seconds()))
+        };
+        match (n.checked_sub(1).map(|b| captures[b]), captures.get(n)) {
+            (Some(before), Some(&after))
+                if distance(after) <= distance(before) =>
+            {
+                after
+            }
+            (Some(before), _) => before,
+            (None, after) => after.copied().unwrap_or(entry),
+        }
+    }
+
+    /// The capture of the origin or host of `entry` (its newest fetch)
+    /// that judges a URL fetched at `at`: the newest at or before it, or
+    /// the earliest when every one is later. Undated captures count as in
+    /// effect from the start.
+    pub fn capture_at(&self, entry: usize, at: Timestamp) -> Picked {
+        let after = |i: usize| self.times[i].is_some_and(|t| t > at);
+        match self.timeline[entry] {
+            NO_TIMELINE => Picked { index: entry, before_first: after(entry) },
+            t => {
+                let captures = &self.timelines[t as usize].captures;
+                let n = captures.partition_point(|&i| !after(i));
+                match n {
+                    0 => Picked { index: captures[0], before_first: true },
+                    n => {
+                        Picked { index: captures[n - 1], before_first: false }
+                    }
+                }
             }
         }
     }
@@ -439,7 +632,7 @@ impl FetchSet {
     /// a large directory's hosts reads only theirs. A file that cannot be
     /// read then counts as no fetch (see [`FetchSet::unreadable`]).
     pub fn read_dir(&mut self, dir: &Path) -> io::Result<usize> {
-        self.read_dir_inner(dir, None)
+        self.read_dir_inner(dir, None, None)
     }
 
     /// [`FetchSet::read_dir`] that reports what it passes over: every
@@ -453,12 +646,26 @@ impl FetchSet {
         dir: &Path,
         skipped: &mut Vec<Skipped>,
     ) -> io::Result<usize> {
-        self.read_dir_inner(dir, Some(skipped))
+        self.read_dir_inner(dir, None, Some(skipped))
+    }
+
+    /// [`FetchSet::read_dir_skipping`] for a directory of captures made
+    /// at `date`: each file is a capture of its host's robots.txt dated
+    /// `date`, beside the host's other captures (see
+    /// [`FetchSet::capture_at`]).
+    pub fn read_dated_dir(
+        &mut self,
+        dir: &Path,
+        date: Timestamp,
+        skipped: &mut Vec<Skipped>,
+    ) -> io::Result<usize> {
+        self.read_dir_inner(dir, Some(date), Some(skipped))
     }
 
     fn read_dir_inner(
         &mut self,
         dir: &Path,
+        date: Option<Timestamp>,
         mut skipped: Option<&mut Vec<Skipped>>,
     ) -> io::Result<usize> {
         let lenient = skipped.is_some();
@@ -515,7 +722,8 @@ impl FetchSet {
         let d = self.listed.len();
         for name in files {
             let host = &names[name.start..name.end - ".txt".len()];
-            let fetch = Fetch { status: 200, ..Fetch::default() };
+            let date = date.map(|d| d.to_string());
+            let fetch = Fetch { status: 200, date, ..Fetch::default() };
             if let Some(i) = self.add_host(host, fetch) {
                 let error = OnceLock::new();
                 self.unread.insert(i, Unread { dir: d, name, error });

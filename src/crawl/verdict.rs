@@ -21,12 +21,17 @@ pub enum CrawlReason {
     NoRobots,
     /// The line is not an absolute `http` or `https` URL with a host.
     NoHost,
+    /// The URL was fetched before its origin's earliest capture, and the
+    /// policy says such URLs are unknown.
+    BeforeFirst,
+    /// The URL's fetch time could not be read from its record.
+    NoTime,
 }
 
 impl CrawlReason {
     /// The reason's name in reports: those of [`Reason::name`], and
     /// `status-4xx`, `status-5xx`, `redirect-limit`, `redirect-missing`,
-    /// `no-robots` and `no-host`.
+    /// `no-robots`, `no-host`, `before-first` and `no-time`.
     pub fn name(self) -> &'static str {
         match self {
             CrawlReason::Robots(r) => r.name(),
@@ -36,11 +41,13 @@ impl CrawlReason {
             CrawlReason::RedirectMissing => "redirect-missing",
             CrawlReason::NoRobots => "no-robots",
             CrawlReason::NoHost => "no-host",
+            CrawlReason::BeforeFirst => "before-first",
+            CrawlReason::NoTime => "no-time",
         }
     }
 
-    /// A small number per name: the same for two reasons when their
-    /// names are.
+    /// A small number per name, below [`REASONS`]: the same for two
+    /// reasons when their names are.
     pub(crate) fn index(self) -> usize {
         usize::from(self.code())
     }
@@ -58,6 +65,8 @@ impl CrawlReason {
             CrawlReason::RedirectMissing => 7,
             CrawlReason::NoRobots => 8,
             CrawlReason::NoHost => 9,
+            CrawlReason::BeforeFirst => 10,
+            CrawlReason::NoTime => 11,
         }
     }
 
@@ -74,9 +83,44 @@ impl CrawlReason {
             6 => CrawlReason::RedirectLimit,
             7 => CrawlReason::RedirectMissing,
             8 => CrawlReason::NoRobots,
-            // 9, the last code.
-            _ => CrawlReason::NoHost,
+            9 => CrawlReason::NoHost,
+            10 => CrawlReason::BeforeFirst,
+            // 11, the last code.
+            _ => CrawlReason::NoTime,
         }
+    }
+}
+
+/// How many [`CrawlReason::index`] values there are.
+pub(crate) const REASONS: usize = 12;
+
+/// [`CrawlReason::name`] of each [`CrawlReason::index`], for a verdict
+/// given by a capture later than the URL (see
+/// [`BeforeFirst::Earliest`](super::BeforeFirst::Earliest)).
+const BEFORE_FIRST_NAMES: [&str; REASONS] = [
+    "rule;before-first",
+    "no-matching-rule;before-first",
+    "no-group;before-first",
+    "implicit-robots-txt;before-first",
+    "status-4xx;before-first",
+    "status-5xx;before-first",
+    "redirect-limit;before-first",
+    "redirect-missing;before-first",
+    "no-robots;before-first",
+    "no-host;before-first",
+    "before-first",
+    "no-time;before-first",
+];
+
+/// The name of `reason` in a row: with `;before-first` after it when
+/// the capture that decided is later than the URL's time.
+pub(crate) fn reason_name(
+    reason: CrawlReason,
+    before_first: bool,
+) -> &'static str {
+    match before_first {
+        true => BEFORE_FIRST_NAMES[reason.index()],
+        false => reason.name(),
     }
 }
 
@@ -158,4 +202,25 @@ impl CrawlVerdict {
 
 pub(super) fn unknown(reason: CrawlReason) -> CrawlVerdict {
     CrawlVerdict::new(None, reason, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each reason's before-first name is its name and `;before-first`,
+    /// but for `before-first` itself.
+    #[test]
+    fn before_first_names_follow_the_codes() {
+        for code in 0..REASONS as u8 {
+            let reason = CrawlReason::from_code(code, 0);
+            assert_eq!(reason.index(), usize::from(code));
+            let want = match reason {
+                CrawlReason::BeforeFirst => "before-first".to_string(),
+                r => format!("{};before-first", r.name()),
+            };
+            assert_eq!(reason_name(reason, true), want);
+            assert_eq!(reason_name(reason, false), reason.name());
+        }
+    }
 }

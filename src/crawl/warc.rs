@@ -10,6 +10,7 @@
 //! pulling in its own gzip and I/O choices, and the subset needed here is
 //! small, so it is written out.
 
+use crate::time::Timestamp;
 use std::io::{self, BufRead, BufReader, Read};
 
 use super::fetch::Fetch;
@@ -89,6 +90,12 @@ impl<R: BufRead> WarcRecords<R> {
         };
         if !decoded {
             self.undecodable += 1;
+        }
+        if let Some(ref d) = date {
+            if Timestamp::parse(d).is_none() {
+                return Err(self
+                    .err(&format!("has a WARC-Date that is no date: {d:?}")));
+            }
         }
         fetch.date = date;
         Ok(Some(target.map(|t| (t, fetch))))
@@ -498,6 +505,9 @@ fn trim_eol(line: &[u8]) -> &[u8] {
 mod tests {
     use super::*;
 
+    /// A WARC-Date for records whose date does not matter.
+    const D: &str = "2024-01-02T00:00:00Z";
+
     fn record(kind: &str, uri: &str, date: &str, block: &[u8]) -> Vec<u8> {
         let mut r = format!(
             "WARC/1.0\r\nWARC-Type: {kind}\r\nWARC-Target-URI: {uri}\r\n\
@@ -574,7 +584,7 @@ mod tests {
             .to_vec();
         block.extend(std::iter::repeat_n(b'a', MAX_LINE * 3));
         block.extend_from_slice(b"\r\nLocation: /x\r\n\r\nUser-agent: *\n");
-        let w = record("response", "http://a.com/robots.txt", "d", &block);
+        let w = record("response", "http://a.com/robots.txt", D, &block);
         let mut recs = WarcRecords::new(&w[..], 10);
         let (_, f) = recs.next_record().unwrap().unwrap().unwrap();
         assert_eq!(f.body, b"User-agent");
@@ -584,7 +594,7 @@ mod tests {
         let w = record(
             "response",
             "http://a.com/robots.txt",
-            "d",
+            D,
             b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\
               4\r\nUser\r\n9\r\n-agent: *\r\n0\r\n\r\n",
         );
@@ -601,11 +611,11 @@ mod tests {
         let mut block =
             b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\n\r\n".to_vec();
         block.extend_from_slice(&gz);
-        let mut w = record("response", "http://a.com/robots.txt", "d", &block);
+        let mut w = record("response", "http://a.com/robots.txt", D, &block);
         w.extend(record(
             "response",
             "http://b.com/robots.txt",
-            "d",
+            D,
             b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\
               4\r\nUser\r\na\r\n-agent: *\n\r\n0\r\n\r\n",
         ));
@@ -627,7 +637,7 @@ mod tests {
         let w = record(
             "response",
             "http://a.com/robots.txt",
-            "d",
+            D,
             b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\n\n\
               User-agent: *\r\n\r\nUser-agent: b\r\nDisallow: /\r\n",
         );
@@ -655,7 +665,7 @@ mod tests {
         );
         // Blank lines between records do not count.
         let mut w = b"\r\n".repeat(MAX_HEAD);
-        w.extend(record("response", "dns:a", "d", b"x"));
+        w.extend(record("response", "dns:a", D, b"x"));
         assert_eq!(all(&w).unwrap().len(), 1);
     }
 
@@ -678,7 +688,7 @@ mod tests {
         let r = record(
             "response",
             "http://a.com/",
-            "d",
+            D,
             b"HTTP/1.1 200 OK\r\n\r\nabc",
         );
         let truncated = &r[..r.len() - 6];

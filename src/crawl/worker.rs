@@ -6,7 +6,7 @@ use std::io;
 use super::grouped::GroupedScratch;
 use super::judge::CrawlJudge;
 use super::usage::FetchUsage;
-use super::verdict::{CrawlReason, CrawlVerdict};
+use super::verdict::{CrawlReason, CrawlVerdict, REASONS};
 use crate::batch::{room_for, ChunkWorker, Stats};
 use crate::lowlevel::prefetch::Region;
 use crate::output::{slot, Cell, Counts, CrawlRows, Format, Layout};
@@ -185,23 +185,28 @@ impl<'j> CrawlWorker<'j> {
         let agents = self.judge.agents();
         let n = agents.len();
         let verdicts = &self.verdicts[line * n..(line + 1) * n];
-        // The same key for the same agent, verdict and reason.
+        let (judge, rules, texts) = (self.judge, &self.rules, &self.texts);
+        // The same key for the same agent, verdict and reason (judged as
+        // of a date, a verdict may come from a later capture, which its
+        // reason says).
         let key = |a: usize| {
             let v = verdicts[a];
-            (v.reason().index() * 3 + slot(v.allowed())) * n + a
+            let later = judge.before_first(v, None);
+            let reason = v.reason().index() + REASONS * usize::from(later);
+            (reason * 3 + slot(v.allowed())) * n + a
         };
-        let (judge, rules, texts) = (self.judge, &self.rules, &self.texts);
         let cell = |a: usize| {
             let v = verdicts[a];
             let rule = rules.get(line * n + a).copied().flatten();
             Cell {
                 agent: &agents[a],
                 verdict: v.name(),
-                reason: v.reason().name(),
+                reason: judge.reason_name(v, None),
                 line: rule.map(|(l, _, _)| l),
                 rule: rule.map(|(_, s, e)| &texts[s..e]),
                 group: None,
                 robots: judge.robots_of(v),
+                capture: judge.capture_time(v),
             }
         };
         let plain = self.paths[line].plain;

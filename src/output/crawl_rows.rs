@@ -11,8 +11,8 @@ use crate::usage::UsagePrefs;
 /// `url,verdict,reason`; wide: one row per URL, each agent's verdict and
 /// reason in columns named `<agent>` and `<agent>.reason` (JSON Lines:
 /// `"verdicts":{"<agent>":{"verdict":...,"reason":...}}`). With `explain`
-/// each verdict is followed by the deciding fetch and rule,
-/// `robots,line,rule`, and with `usage` by the usage preferences.
+/// each verdict is followed by the deciding fetch, the date of its
+/// capture and the rule, `robots,capture,line,rule`, and with `usage` by the usage preferences.
 ///
 /// A verdict's agent, verdict and reason (its head) take few values: each
 /// head is rendered the first time it comes and copied after, as a table's
@@ -51,7 +51,12 @@ impl CrawlRows {
         head.extend([Column::Verdict, Column::Reason]);
         let mut tail = vec![];
         if explain {
-            tail.extend([Column::Robots, Column::Line, Column::Rule]);
+            tail.extend([
+                Column::Robots,
+                Column::Capture,
+                Column::Line,
+                Column::Rule,
+            ]);
         }
         CrawlRows {
             layout,
@@ -211,6 +216,7 @@ mod tests {
             line: None,
             rule: None,
             robots: None,
+            capture: None,
             ..full_cell("b")
         };
         let cells = [full_cell("a"), unknown];
@@ -265,10 +271,10 @@ mod tests {
         rows.push_rows(&mut out, url, false, 2, |a| a, |a| cells[a], |_| None);
         assert_eq!(
             String::from_utf8(out).unwrap(),
-            "url,agent,verdict,reason,robots,line,rule\n\
-             \"/u,\"\"v\"\"\",a,disallowed,rule,https://a.com,12,\
-             \"Disallow: /x,\"\"y\"\"\"\n\
-             \"/u,\"\"v\"\"\",b,unknown,no-host,,,\n"
+            "url,agent,verdict,reason,robots,capture,line,rule\n\
+             \"/u,\"\"v\"\"\",a,disallowed,rule,https://a.com,\
+             2024-06-01T12:00:00Z,12,\"Disallow: /x,\"\"y\"\"\"\n\
+             \"/u,\"\"v\"\"\",b,unknown,no-host,,,,\n"
         );
         let mut out = vec![];
         let mut rows = CrawlRows::new(
@@ -282,7 +288,7 @@ mod tests {
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "{\"url\":\"/u,\\\"v\\\"\",\"verdict\":\"unknown\",\
-             \"reason\":\"no-host\",\"robots\":null,\"line\":null,\
+             \"reason\":\"no-host\",\"robots\":null,\"capture\":null,\"line\":null,\
              \"rule\":null}\n"
         );
     }

@@ -4,6 +4,7 @@
 use super::fields::{push_field, push_json_string, push_number, separator};
 use super::format::Format;
 use crate::matcher::{Explanation, Verdict};
+use crate::time::Timestamp;
 use crate::usage::{Category, UsagePrefs};
 
 /// A column of a row, after its URL. Every table, and crawl mode's rows,
@@ -25,6 +26,8 @@ pub(super) enum Column {
     Reason,
     /// Crawl mode: the origin or host whose fetch decided.
     Robots,
+    /// Crawl mode: when the capture that decided was made.
+    Capture,
 }
 
 impl Column {
@@ -39,6 +42,7 @@ impl Column {
             Column::Group => "group",
             Column::Reason => "reason",
             Column::Robots => "robots",
+            Column::Capture => "capture",
         }
     }
 }
@@ -57,6 +61,7 @@ pub(crate) struct Cell<'a> {
     pub(crate) rule: Option<&'a [u8]>,
     pub(crate) group: Option<&'a [u8]>,
     pub(crate) robots: Option<&'a str>,
+    pub(crate) capture: Option<Timestamp>,
 }
 
 impl<'a> Cell<'a> {
@@ -74,6 +79,7 @@ impl<'a> Cell<'a> {
             rule: why.rule().map(|r| r.text()),
             group: why.group(),
             robots: None,
+            capture: None,
         }
     }
 
@@ -103,6 +109,19 @@ impl<'a> Cell<'a> {
             Column::Robots => {
                 start_column(format, out, b",\"robots\":");
                 self.robots.map(str::as_bytes)
+            }
+            Column::Capture => {
+                start_column(format, out, b",\"capture\":");
+                // RFC 3339 needs neither quotes nor escapes.
+                match self.capture {
+                    Some(t) if jsonl => {
+                        out.extend_from_slice(format!("\"{t}\"").as_bytes())
+                    }
+                    Some(t) => out.extend_from_slice(t.to_string().as_bytes()),
+                    None if jsonl => out.extend_from_slice(b"null"),
+                    None => {}
+                }
+                return;
             }
             Column::Verdict | Column::Reason => {
                 let name = if column == Column::Verdict {
@@ -284,6 +303,7 @@ pub(super) fn full_cell(agent: &str) -> Cell<'_> {
         rule: Some(b"Disallow: /x,\"y\""),
         group: Some(b"*"),
         robots: Some("https://a.com"),
+        capture: Some(Timestamp::from_seconds(1_717_243_200)),
     }
 }
 
@@ -304,6 +324,7 @@ mod tests {
             Column::Group,
             Column::Reason,
             Column::Robots,
+            Column::Capture,
         ];
         for column in columns {
             let mut out = vec![];

@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use crate::time::Timestamp;
 use serde::de::{
     DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor,
 };
@@ -17,6 +18,9 @@ pub(crate) struct Found<'de> {
     pub(crate) clash: bool,
     /// The object has at least one field (a comma goes before ours).
     pub(crate) fields: bool,
+    /// The fetch time at the time field's path (see [`find_timed`]), or
+    /// why there is none.
+    pub(crate) time: Result<Timestamp, &'static str>,
 }
 
 /// Finds the string at `path` (field names from the outermost object in)
@@ -27,8 +31,19 @@ pub(crate) fn find<'de>(
     path: &[String],
     added: &[String],
 ) -> Result<Found<'de>, &'static str> {
+    find_timed(text, path, &[], added)
+}
+
+/// [`find`], finding in the same pass the fetch time at `time` (a path
+/// as `path` is; empty: none sought).
+pub(crate) fn find_timed<'de>(
+    text: &'de [u8],
+    path: &[String],
+    time: &[String],
+    added: &[String],
+) -> Result<Found<'de>, &'static str> {
     let mut de = serde_json::Deserializer::from_slice(text);
-    let found = Object { path, added: Some(added) }
+    let found = Object { path, time, added: Some(added) }
         .deserialize(&mut de)
         .map_err(|_| NOT_JSON)?;
     de.end().map_err(|_| NOT_JSON)?;
@@ -45,10 +60,17 @@ pub(crate) const MISSING: &str = "no URL field";
 pub(crate) const NULL: &str = "the URL field is null";
 /// Something other than a string at the URL's path.
 pub(crate) const NOT_STRING: &str = "the URL field is not a string";
+/// No value at the time's path.
+pub(crate) const NO_TIME: &str = "no fetch time field";
+/// A value at the time's path that is no date.
+pub(crate) const NOT_TIME: &str =
+    "the fetch time is not a date (RFC 3339, a 14-digit timestamp or seconds)";
 
-/// Looks through an object for `path`; `None` when the value is no object.
+/// Looks through an object for `path`, and `time` if not empty; `None`
+/// when the value is no object.
 struct Object<'p> {
     path: &'p [String],
+    time: &'p [String],
     /// The names to check for clashes: only at the top level.
     added: Option<&'p [String]>,
 }
@@ -75,8 +97,12 @@ impl<'de> Visitor<'de> for Object<'_> {
         self,
         mut map: A,
     ) -> Result<Self::Value, A::Error> {
-        let mut found =
-            Found { url: Err(MISSING), clash: false, fields: false };
+        let mut found = Found {
+            url: Err(MISSING),
+            clash: false,
+            fields: false,
+            time: Err(NO_TIME),
+        };
         while let Some(key) = map.next_key::<Key<'de>>()? {
             found.fields = true;
             let key = key.0;
@@ -85,15 +111,29 @@ impl<'de> Visitor<'de> for Object<'_> {
             }
             // Of fields with the same name, the last one counts, as jq,
             // Python and JavaScript read it.
-            if self.path.first().is_some_and(|p| **p == *key) {
-                if self.path.len() == 1 {
-                    found.url = map.next_value::<UrlValue<'de>>()?.0;
-                } else {
-                    let inner = Object { path: &self.path[1..], added: None };
-                    found.url = match map.next_value_seed(inner)? {
-                        Some(inner) => inner.url,
-                        None => Err(MISSING),
+            let url = self.path.first().is_some_and(|p| **p == *key);
+            let time = self.time.first().is_some_and(|p| **p == *key);
+            if url && self.path.len() == 1 {
+                found.url = map.next_value::<UrlValue<'de>>()?.0;
+            } else if time && self.time.len() == 1 {
+                found.time = map.next_value::<TimeValue>()?.0;
+            } else if url || time {
+                // Both paths may go on into the same object.
+                let inner = Object {
+                    path: if url { &self.path[1..] } else { &[] },
+                    time: if time { &self.time[1..] } else { &[] },
+                    added: None,
+                };
+                let (inner_url, inner_time) =
+                    match map.next_value_seed(inner)? {
+                        Some(inner) => (inner.url, inner.time),
+                        None => (Err(MISSING), Err(NO_TIME)),
                     };
+                if url {
+                    found.url = inner_url;
+                }
+                if time {
+                    found.time = inner_time;
                 }
             } else {
                 map.next_value::<IgnoredAny>()?;
@@ -225,6 +265,66 @@ impl<'de> Visitor<'de> for UrlVisitor {
     }
 }
 
+/// The fetch time's value: a date in a string, or whole seconds.
+struct TimeValue(Result<Timestamp, &'static str>);
+
+impl<'de> serde::Deserialize<'de> for TimeValue {
+    fn deserialize<D: Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        de.deserialize_any(TimeVisitor)
+    }
+}
+
+struct TimeVisitor;
+
+impl<'de> Visitor<'de> for TimeVisitor {
+    type Value = TimeValue;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(TimeValue(Timestamp::parse(v).ok_or(NOT_TIME)))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(TimeValue(Ok(Timestamp::from_seconds(v))))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+        let seconds = i64::try_from(v).map_err(|_| NOT_TIME);
+        Ok(TimeValue(seconds.map(Timestamp::from_seconds)))
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(TimeValue(Err(NO_TIME)))
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(TimeValue(Err(NOT_TIME)))
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(TimeValue(Err(NOT_TIME)))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(
+        self,
+        mut seq: A,
+    ) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(TimeValue(Err(NOT_TIME)))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> Result<Self::Value, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(TimeValue(Err(NOT_TIME)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -276,6 +376,32 @@ mod tests {
             url(r#"{"m":{"url":"a","url":"b"},"n":1}"#, "m.url"),
             Ok("b".into())
         );
+    }
+
+    fn time(text: &str, url: &str, time: &str) -> Result<i64, &'static str> {
+        let split =
+            |p: &str| p.split('.').map(String::from).collect::<Vec<_>>();
+        let found =
+            find_timed(text.as_bytes(), &split(url), &split(time), &[])?;
+        assert!(found.url.is_ok(), "{text}");
+        found.time.map(Timestamp::seconds)
+    }
+
+    #[test]
+    fn finds_the_time_in_the_same_pass() {
+        let t = r#"{"url":"http://a/","ts":"2024-06-01T12:00:00Z"}"#;
+        assert_eq!(time(t, "url", "ts"), Ok(1_717_243_200));
+        let t = r#"{"m":{"ts":1717243200,"url":"http://a/"}}"#;
+        assert_eq!(time(t, "m.url", "m.ts"), Ok(1_717_243_200));
+        let t = r#"{"url":"http://a/","m":{"ts":"20240601120000"}}"#;
+        assert_eq!(time(t, "url", "m.ts"), Ok(1_717_243_200));
+        let t = r#"{"url":"http://a/","ts":"yesterday"}"#;
+        assert_eq!(time(t, "url", "ts"), Err(NOT_TIME));
+        let t = r#"{"url":"http://a/","ts":1.5}"#;
+        assert_eq!(time(t, "url", "ts"), Err(NOT_TIME));
+        let t = r#"{"url":"http://a/","ts":null}"#;
+        assert_eq!(time(t, "url", "ts"), Err(NO_TIME));
+        assert_eq!(time(r#"{"url":"http://a/"}"#, "url", "ts"), Err(NO_TIME));
     }
 
     #[test]

@@ -27,6 +27,7 @@ use crate::usage::Usage;
 use chunks::invalid;
 
 mod access_log;
+mod arrow_time;
 mod chunks;
 mod json;
 mod own;
@@ -40,6 +41,7 @@ mod worker;
 use own::OwnMatchers;
 pub use own::DEFAULT_OWN_CACHE_BYTES;
 
+pub use arrow_time::arrow_times;
 pub use chunks::MAX_RECORD_BYTES;
 
 /// The format of the records.
@@ -104,6 +106,10 @@ pub struct Records<'m> {
     columns: Vec<String>,
     /// With `-c`: each agent's verdicts counted (see `tally.rs`).
     tally: Option<&'m crate::output::Counts>,
+    /// Crawl-log mode at fetch time: the path of the field or the name of
+    /// the column that holds each record's fetch time (empty for WARC and
+    /// CDXJ, whose records carry theirs); `None`: no time is read.
+    time_field: Option<Vec<String>>,
 }
 
 /// The name of the field that says why a record is bad.
@@ -149,6 +155,7 @@ impl<'m> Records<'m> {
             usage: None,
             columns: vec![],
             tally: None,
+            time_field: None,
         };
         records.columns = records.columns();
         records
@@ -183,6 +190,37 @@ impl<'m> Records<'m> {
             _ => vec![name.to_string()],
         };
         self
+    }
+
+    /// In crawl-log mode, judges each record by the captures in effect at
+    /// its own fetch time ([`CrawlJudge::verdicts_at`]): WARC-Date, the
+    /// CDXJ timestamp, or the field or column `field` (a dotted path for
+    /// JSON Lines and Parquet) of the other formats. A record whose time
+    /// cannot be read is a bad record, judged unknown.
+    pub fn at_fetch_time(&mut self, field: Option<&str>) -> &mut Records<'m> {
+        self.time_field = Some(match (self.format, field) {
+            (RecordFormat::Warc | RecordFormat::Cdxj, _) | (_, None) => vec![],
+            (RecordFormat::Jsonl | RecordFormat::Parquet, Some(f)) => {
+                f.split('.').map(String::from).collect()
+            }
+            (_, Some(f)) => vec![f.to_string()],
+        });
+        self
+    }
+
+    /// Why the records cannot be judged at their fetch time as set up:
+    /// a format whose time is in a field named by none.
+    pub fn time_problem(&self) -> Option<String> {
+        let field = self.time_field.as_ref()?;
+        let own =
+            matches!(self.format, RecordFormat::Warc | RecordFormat::Cdxj);
+        (field.is_empty() && !own).then(|| {
+            format!(
+                "{} records carry no fetch time of their own: name its field \
+                 with --time-field",
+                self.format.name()
+            )
+        })
     }
 
     /// Writes only the records with this verdict (`true`: those every
@@ -259,6 +297,7 @@ impl<'m> Records<'m> {
             if self.explain {
                 per_agent.extend([
                     "robots_origin",
+                    "robots_capture",
                     "robots_line",
                     "robots_rule",
                 ]);

@@ -17,9 +17,11 @@ use parquet::arrow::arrow_reader::{
 use parquet::arrow::ArrowWriter;
 use parquet::file::properties::WriterProperties;
 
+use super::arrow_time::arrow_times;
 use super::worker::{RecordWorker, Value};
 use super::{invalid, is_line_field, json, Records};
 use crate::batch::{Sink, Stats};
+use crate::time::Timestamp;
 
 /// Rows read at a time, within a row group.
 const BATCH_ROWS: usize = 8192;
@@ -75,6 +77,9 @@ impl Records<'_> {
         file: File,
         mut sink: S,
     ) -> io::Result<Stats> {
+        if let Some(problem) = self.time_problem() {
+            return Err(invalid(problem));
+        }
         let options = ArrowReaderOptions::new();
         let metadata = ArrowReaderMetadata::load(&file, options)
             .map_err(parquet_error)?;
@@ -164,6 +169,41 @@ impl Records<'_> {
         Ok((array, parents))
     }
 
+    /// The fetch time of each row of `batch`, when records are judged at
+    /// their fetch time (a top-level column, or a dotted path through
+    /// struct columns).
+    fn time_array(
+        &self,
+        batch: &RecordBatch,
+    ) -> io::Result<Option<Vec<Result<Timestamp, &'static str>>>> {
+        let Some(path) = self.time_field.as_ref().filter(|p| !p.is_empty())
+        else {
+            return Ok(None);
+        };
+        let name = path.join(".");
+        let missing =
+            || invalid(format!("no column {name:?} for --time-field"));
+        let mut array =
+            batch.column_by_name(&path[0]).ok_or_else(missing)?.clone();
+        let mut parents = vec![];
+        for part in &path[1..] {
+            let child = {
+                let parent = array.as_struct_opt().ok_or_else(missing)?;
+                parent.column_by_name(part).ok_or_else(missing)?.clone()
+            };
+            parents.push(std::mem::replace(&mut array, child));
+        }
+        let mut times = arrow_times(&array).map_err(|why| {
+            invalid(format!("the time column {name:?} {why}"))
+        })?;
+        for (i, t) in times.iter_mut().enumerate() {
+            if parents.iter().any(|p| p.is_null(i)) {
+                *t = Err(json::NO_TIME);
+            }
+        }
+        Ok(Some(times))
+    }
+
     /// Judges the rows of `batch`: the batch to write.
     fn judge_batch(
         &self,
@@ -172,6 +212,11 @@ impl Records<'_> {
         stats: &mut Stats,
     ) -> io::Result<RecordBatch> {
         let (array, parents) = self.url_array(batch)?;
+        let times = self.time_array(batch)?;
+        let time_of = |i: usize| match &times {
+            Some(times) => times[i],
+            None => Err(json::NO_TIME),
+        };
         // Dictionary-encoded strings (a pandas categorical) are strings
         // too: each row's URL is the value its key names.
         let (strings, keys) = match array.as_any_dictionary_opt() {
@@ -211,6 +256,7 @@ impl Records<'_> {
             for i in 0..rows {
                 let number = stats.lines();
                 let url = url_of(i).map(str::as_bytes).ok_or(json::NULL);
+                let url = worker.timed(url, || time_of(i));
                 let kept = worker.judge(url, number, stats) == Some(want);
                 stats.kept += u64::from(kept);
                 keep.push(kept);
@@ -230,6 +276,7 @@ impl Records<'_> {
         for i in 0..rows {
             let number = stats.lines();
             let url = url_of(i).map(str::as_bytes).ok_or(json::NULL);
+            let url = worker.timed(url, || time_of(i));
             worker.judge(url, number, stats);
             worker.fill_values(url.is_ok());
             for (c, value) in worker.values.iter().enumerate() {

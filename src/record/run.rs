@@ -34,6 +34,9 @@ impl<'m> Records<'m> {
         len: Option<u64>,
         mut sink: S,
     ) -> io::Result<Stats> {
+        if let Some(problem) = self.time_problem() {
+            return Err(invalid(problem));
+        }
         let (framing, delimiter) =
             match self.format {
                 RecordFormat::Csv => (Framing::Csv(b','), b','),
@@ -47,19 +50,36 @@ impl<'m> Records<'m> {
             };
         let chunk_size = batch.chunk_size_of(len);
         let mut chunks = RecordChunks::new(rdr, chunk_size, framing);
-        let (mut column, mut width) = (0, 0);
+        let (mut column, mut width, mut time_column) = (0, 0, 0);
         if delimiter != 0 {
             let header = chunks.first_record()?;
             let (index, out) = self.header(&header, delimiter)?;
             (column, width) = index;
+            time_column = self.time_column(&header, delimiter)?;
             sink.chunk(&out, &Stats::default())?;
         }
         let new_worker = || {
             let mut worker = RecordWorker::new(self, delimiter);
             (worker.column, worker.width) = (column, width);
+            worker.time_column = time_column;
             worker
         };
         batch.run_chunks(chunks, new_worker, sink)
+    }
+
+    /// The fetch time's column in a CSV or TSV header (its bytes with the
+    /// line end), when records are judged at their fetch time (else 0).
+    fn time_column(&self, header: &[u8], delimiter: u8) -> io::Result<usize> {
+        let Some(want) = self.time_field.as_ref().and_then(|f| f.first())
+        else {
+            return Ok(0);
+        };
+        let names = split_record(header, delimiter, self.format);
+        names.iter().position(|n| n == want.as_bytes()).ok_or_else(|| {
+            invalid(format!(
+                "no column {want:?} in the header for --time-field"
+            ))
+        })
     }
 
     /// The URL column's index in a CSV or TSV header (its bytes with the

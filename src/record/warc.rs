@@ -12,10 +12,14 @@ use flate2::bufread::GzDecoder;
 
 use super::warc_emit::{Kept, COPY_BYTES, HOLD_BYTES};
 use super::worker::{push_value, RecordWorker, Value};
-use super::{invalid, Records};
+use super::{invalid, json, Records};
 use crate::batch::{Sink, Stats};
 use crate::compressed::{sniff, Compression, MAGIC_BYTES};
 use crate::crawl::{read_warc_head, WarcHead};
+use crate::time::Timestamp;
+
+/// A record judged at its fetch time without a `WARC-Date`.
+const NO_WARC_DATE: &str = "no WARC-Date";
 
 /// A record whose block ends before its `Content-Length`.
 const TRUNCATED: &str = "truncated (its block ends before its Content-Length)";
@@ -256,14 +260,20 @@ impl<S: Sink> Run<'_, '_, '_, S> {
         if let Some(kept) = self.kept.as_mut() {
             kept.headed(&mut self.out)?;
         }
-        let WarcHead { kind, target, id, length, .. } = head;
+        let WarcHead { kind, target, id, length, date } = head;
         // Judged from the header, so that a kept record's block can be
         // passed on as it is read; judged again below if it is truncated.
         let mut judged_stats = Stats::default();
-        let judged = match &target {
-            Some(t) => {
-                self.worker.judge(Ok(t.as_bytes()), 0, &mut judged_stats)
-            }
+        let time = || {
+            let date = date.as_deref().ok_or(NO_WARC_DATE)?;
+            Timestamp::parse(date).ok_or(json::NOT_TIME)
+        };
+        let timed = match &target {
+            Some(t) => Some(self.worker.timed(Ok(t.as_bytes()), time)),
+            None => None,
+        };
+        let judged = match timed {
+            Some(url) => self.worker.judge(url, 0, &mut judged_stats),
             None => {
                 judged_stats.count_line();
                 None
@@ -299,10 +309,9 @@ impl<S: Sink> Run<'_, '_, '_, S> {
                 self.pass(&ends)?;
             }
         }
-        let url = match (&target, truncated) {
+        let url = match (timed, truncated) {
             (_, true) => Some(Err(TRUNCATED)),
-            (Some(t), false) => Some(Ok(t.as_bytes())),
-            (None, false) => None,
+            (timed, false) => timed,
         };
         if truncated {
             judged_stats = Stats::default();

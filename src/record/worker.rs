@@ -14,6 +14,7 @@ use crate::crawl::{
 };
 use crate::matcher::{Matcher, Scratch, Verdict};
 use crate::output::{push_csv_field, push_json_string, push_tsv_field};
+use crate::time::Timestamp;
 use crate::usage::{Category, Usage, UsagePrefs};
 
 /// `line` without its `\n` or `\r\n`.
@@ -116,6 +117,12 @@ pub(super) struct RecordWorker<'r, 'm> {
     pub(super) usage: WorkerUsage,
     /// With `-c`: `[allowed, disallowed, unknown]` per agent.
     pub(super) tally: Vec<u64>,
+    /// The CSV or TSV column of the fetch time (see
+    /// [`Records::at_fetch_time`]).
+    pub(super) time_column: usize,
+    /// The fetch time of the record about to be judged, when the records
+    /// are judged at theirs.
+    pub(super) at: Option<Timestamp>,
 }
 
 impl<'r, 'm> RecordWorker<'r, 'm> {
@@ -140,6 +147,8 @@ impl<'r, 'm> RecordWorker<'r, 'm> {
             texts: vec![],
             usage: WorkerUsage::default(),
             tally: vec![],
+            time_column: 0,
+            at: None,
         }
     }
 }
@@ -166,6 +175,11 @@ impl ChunkWorker for RecordWorker<'_, '_> {
         if self.records.format == RecordFormat::Tsv {
             for record in chunks::tsv_records(chunk) {
                 let url = tsv_url(record, self.column, self.width);
+                let (column, width) = (self.time_column, self.width);
+                let url = self.timed(url, || {
+                    let field = tsv_url(record, column, width)?;
+                    field_time(field)
+                });
                 self.one(record, url, &mut stats, out);
             }
         } else if self.delimiter != 0 {
@@ -178,8 +192,12 @@ impl ChunkWorker for RecordWorker<'_, '_> {
             // Each record's start, and its URL or why it has none; a
             // record's bytes run to the next one's start (blank lines
             // are no records: they go with the record before them).
-            let mut found: Vec<(usize, Result<Vec<u8>, &'static str>)> =
-                vec![];
+            #[allow(clippy::type_complexity)]
+            let mut found: Vec<(
+                usize,
+                Result<Vec<u8>, &'static str>,
+                Result<Timestamp, &'static str>,
+            )> = vec![];
             while rdr
                 .read_byte_record(&mut fields)
                 .map_err(|e| invalid(format!("CSV: {e}")))?
@@ -200,12 +218,20 @@ impl ChunkWorker for RecordWorker<'_, '_> {
                 } else {
                     fields.get(self.column).map(<[u8]>::to_vec).ok_or(WIDTH)
                 };
-                found.push((start, url));
+                let time = match self.is_timed() {
+                    true => fields
+                        .get(self.time_column)
+                        .ok_or(WIDTH)
+                        .and_then(field_time),
+                    false => Err(WIDTH),
+                };
+                found.push((start, url, time));
             }
             for i in 0..found.len() {
                 let end = found.get(i + 1).map_or(chunk.len(), |f| f.0);
-                let (start, ref url) = found[i];
+                let (start, ref url, time) = found[i];
                 let url = url.as_deref().map_err(|&why| why);
+                let url = self.timed(url, || time);
                 self.one(&chunk[start..end], url, &mut stats, out);
             }
         } else {
@@ -222,6 +248,26 @@ impl ChunkWorker for RecordWorker<'_, '_> {
     }
 }
 
+/// The time of a CDXJ line's `surt timestamp ` prefix.
+fn cdxj_time(prefix: &[u8]) -> Result<Timestamp, &'static str> {
+    let mut fields = prefix.split(|&b| b == b' ').filter(|f| !f.is_empty());
+    let stamp = fields.nth(1).ok_or(NO_CDXJ_TIME)?;
+    let stamp = std::str::from_utf8(stamp).map_err(|_| NO_CDXJ_TIME)?;
+    Timestamp::parse(stamp).ok_or(NO_CDXJ_TIME)
+}
+
+/// A CDXJ line whose second field is no timestamp.
+pub(super) const NO_CDXJ_TIME: &str = "the CDXJ timestamp is not a date";
+
+/// The fetch time in a CSV or TSV field.
+pub(super) fn field_time(field: &[u8]) -> Result<Timestamp, &'static str> {
+    let text = std::str::from_utf8(field).map_err(|_| json::NOT_TIME)?;
+    match text.trim() {
+        "" => Err(json::NO_TIME),
+        text => Timestamp::parse(text).ok_or(json::NOT_TIME),
+    }
+}
+
 /// A CSV or TSV record whose fields the header does not name.
 pub(super) const WIDTH: &str = "not as many fields as the header";
 /// A CDXJ line without its JSON.
@@ -229,6 +275,29 @@ pub(super) const NO_CDXJ_JSON: &str =
     "no JSON after the SURT key and timestamp";
 
 impl<'m> RecordWorker<'_, 'm> {
+    /// When records are judged at their fetch time, keeps `time` for the
+    /// record about to be judged, and makes one without a time a bad
+    /// record: `url` becomes why.
+    pub(super) fn timed<'u>(
+        &mut self,
+        url: Result<&'u [u8], &'static str>,
+        time: impl FnOnce() -> Result<Timestamp, &'static str>,
+    ) -> Result<&'u [u8], &'static str> {
+        if self.records.time_field.is_none() {
+            return url;
+        }
+        self.at = None;
+        let url = url?;
+        let at = time()?;
+        self.at = Some(at);
+        Ok(url)
+    }
+
+    /// Whether records are judged at their fetch time.
+    pub(super) fn is_timed(&self) -> bool {
+        self.records.time_field.is_some()
+    }
+
     /// Judges and writes a line of the line formats (with its line end).
     pub(super) fn line(
         &mut self,
@@ -240,8 +309,16 @@ impl<'m> RecordWorker<'_, 'm> {
         let added = &self.records.columns;
         match self.records.format {
             RecordFormat::Jsonl => {
-                let found = json::find(text, &self.records.url_field, added);
-                self.json(record, b"", text, found, stats, out);
+                let time = self.records.time_field.as_deref().unwrap_or(&[]);
+                let found = json::find_timed(
+                    text,
+                    &self.records.url_field,
+                    time,
+                    added,
+                );
+                let time =
+                    found.as_ref().map_or(Err(json::NO_TIME), |f| f.time);
+                self.json(record, b"", text, found, time, stats, out);
             }
             RecordFormat::Cdxj => {
                 // `surt timestamp {json}`: the JSON starts at the third
@@ -253,7 +330,8 @@ impl<'m> RecordWorker<'_, 'm> {
                 } else {
                     json::find(json, &self.records.url_field, added)
                 };
-                self.json(record, prefix, json, found, stats, out);
+                let time = cdxj_time(prefix);
+                self.json(record, prefix, json, found, time, stats, out);
             }
             RecordFormat::AccessLog => {
                 let parsed = access_log::parse(text);
@@ -268,13 +346,16 @@ impl<'m> RecordWorker<'_, 'm> {
         }
     }
 
-    /// Judges a JSON record (after `prefix`, for CDXJ) and writes it.
+    /// Judges a JSON record (after `prefix`, for CDXJ), fetched at
+    /// `time` if it says, and writes it.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn json(
         &mut self,
         record: &[u8],
         prefix: &[u8],
         text: &[u8],
         found: Result<json::Found<'_>, &'static str>,
+        time: Result<Timestamp, &'static str>,
         stats: &mut Stats,
         out: &mut Vec<u8>,
     ) {
@@ -284,6 +365,7 @@ impl<'m> RecordWorker<'_, 'm> {
             Err(why) => (Err(why), None),
         };
         let url = url.as_deref().map(str::as_bytes).map_err(|&why| why);
+        let url = self.timed(url, || time);
         let number = stats.lines();
         let judged = self.judge(url, number, stats);
         if let Err(why) = url {
@@ -553,7 +635,12 @@ impl<'m> RecordWorker<'_, 'm> {
         let Some(scratch) = self.crawl.as_mut() else {
             unreachable!("a crawl-log worker has a crawl scratch");
         };
-        judge.verdicts(url, scratch, &mut self.crawl_verdicts);
+        match (self.records.time_field.is_some(), self.at) {
+            (true, Some(at)) => {
+                judge.verdicts_at(url, at, scratch, &mut self.crawl_verdicts)
+            }
+            _ => judge.verdicts(url, scratch, &mut self.crawl_verdicts),
+        }
         for i in 0..self.crawl_verdicts.len() {
             let allowed = self.crawl_verdicts[i].allowed();
             stats.count_verdict(allowed);
@@ -611,13 +698,14 @@ impl<'m> RecordWorker<'_, 'm> {
             let Some(&v) = self.crawl_verdicts.get(a).filter(|_| judged)
             else {
                 self.values.push(Value::Text(UNKNOWN));
-                let nothing = if explain { 4 } else { 1 };
+                let nothing = if explain { 5 } else { 1 };
                 self.values
                     .extend(std::iter::repeat_n(Value::Nothing, nothing));
                 continue;
             };
             self.values.push(Value::Text(v.name().as_bytes()));
-            self.values.push(Value::Text(v.reason().name().as_bytes()));
+            let reason = judge.reason_name(v, self.at);
+            self.values.push(Value::Text(reason.as_bytes()));
             if !explain {
                 continue;
             }
@@ -626,6 +714,15 @@ impl<'m> RecordWorker<'_, 'm> {
                     .robots_of(v)
                     .map_or(Value::Nothing, |o| Value::Text(o.as_bytes())),
             );
+            // The capture's date, copied as the rule's text is.
+            match judge.capture_time(v) {
+                Some(t) => {
+                    let s = self.texts.len();
+                    self.texts.extend_from_slice(t.to_string().as_bytes());
+                    self.values.push(Value::Copied(s, self.texts.len()));
+                }
+                None => self.values.push(Value::Nothing),
+            }
             let rules =
                 self.crawl.as_ref().and_then(CrawlScratch::current_rules);
             let rule = match (v.reason(), rules.and_then(|r| r.get(a))) {
