@@ -3,7 +3,8 @@
 use std::fmt;
 
 /// An error of the robots-batch library. Parsing a robots.txt never fails;
-/// errors come from names that do not exist (an unknown dialect or engine).
+/// errors come from names that do not exist (an unknown dialect, engine or
+/// classifier).
 #[derive(Clone, Debug)]
 pub struct Error {
     kind: ErrorKind,
@@ -17,6 +18,9 @@ pub enum ErrorKind {
     UnknownDialect(String),
     /// The name is not one of [`EngineKind::ALL`](crate::EngineKind::ALL).
     UnknownEngine(String),
+    /// The name is not one of
+    /// [`Classifier::ALL`](crate::survey::classify::Classifier::ALL).
+    UnknownClassifier(String),
 }
 
 impl Error {
@@ -44,6 +48,11 @@ impl fmt::Display for Error {
                 f,
                 "unknown engine {name:?} (expected one of: trie, dense, lazy, \
                  scan, naive; dfa is the old name of trie)"
+            ),
+            ErrorKind::UnknownClassifier(ref name) => write!(
+                f,
+                "unknown classifier {name:?} (expected one of: exact, \
+                 cc-disallow-all, dpi)"
             ),
         }
     }

@@ -384,3 +384,217 @@ rbtest!(survey_files_given_by_name, |dir: Dir, _: TestCommand| {
     let err = dir.command().args(["survey", "nope.txt"]).assert_error();
     assert!(err.contains("nope.txt"), "{err}");
 });
+
+/// Four sites on which the classifiers differ, and a 503.
+fn classify_sites(dir: &Dir) {
+    dir.create_dir("robots");
+    // `/*` is full, but not the text `/` the studies look for.
+    dir.create("robots/a.com.txt", "User-agent: *\nDisallow: /*\n");
+    // dpi leaves out the allow with a `?`: all.
+    dir.create(
+        "robots/b.com.txt",
+        "User-agent: *\nDisallow: /\nAllow: /?page\n",
+    );
+    // After the file's first rule, both studies give a group's rules to
+    // its last User-agent line only: not GPTBot's.
+    dir.create(
+        "robots/c.com.txt",
+        "User-agent: a\nDisallow: /x\n\nUser-agent: GPTBot\nUser-agent: b\n\
+         Disallow: /\n",
+    );
+    // No rule at all: Common Crawl does not count the site.
+    dir.create("robots/d.com.txt", "# nothing\n");
+    dir.create(
+        "index.jsonl",
+        "{\"url\": \"https://e.com/robots.txt\", \"status\": 503}\n",
+    );
+}
+
+rbtest!(survey_classify_rows, |dir: Dir, mut cmd: TestCommand| {
+    classify_sites(&dir);
+    let run = |cmd: &mut TestCommand, classify: &str| {
+        cmd.args(["survey", "--robots-dir", "robots", "--robots-index"])
+            .args(["index.jsonl", "-a", "GPTBot,CCBot", "--classify"])
+            .arg(classify)
+            .stdout()
+    };
+    eqnice!(
+        "site,agent,fetch,group,scope,rules,note\n\
+         a.com,GPTBot,ok,star,full,1,\n\
+         a.com,CCBot,ok,star,full,1,\n\
+         b.com,GPTBot,ok,star,partial,2,\n\
+         b.com,CCBot,ok,star,partial,2,\n\
+         c.com,GPTBot,ok,named,full,1,\n\
+         c.com,CCBot,ok,none,none,0,\n\
+         d.com,GPTBot,ok,none,none,0,\n\
+         d.com,CCBot,ok,none,none,0,\n\
+         https://e.com,GPTBot,status-5xx,none,full,0,\n\
+         https://e.com,CCBot,status-5xx,none,full,0,\n",
+        run(&mut cmd, "exact")
+    );
+    eqnice!(
+        "site,agent,fetch,group,scope,rules,exact-scope,note\n\
+         a.com,GPTBot,ok,star,partial,1,full,\n\
+         a.com,CCBot,ok,star,partial,1,full,\n\
+         b.com,GPTBot,ok,star,partial,2,partial,\n\
+         b.com,CCBot,ok,star,partial,2,partial,\n\
+         c.com,GPTBot,ok,none,none,0,full,\n\
+         c.com,CCBot,ok,none,none,0,none,\n\
+         d.com,GPTBot,ok,none,unknown,0,none,\n\
+         d.com,CCBot,ok,none,unknown,0,none,\n\
+         https://e.com,GPTBot,status-5xx,none,full,0,full,\n\
+         https://e.com,CCBot,status-5xx,none,full,0,full,\n",
+        run(&mut dir.command(), "cc-disallow-all")
+    );
+    eqnice!(
+        "site,agent,fetch,group,scope,rules,exact-scope,note\n\
+         a.com,GPTBot,ok,star,partial,1,full,\n\
+         a.com,CCBot,ok,star,partial,1,full,\n\
+         b.com,GPTBot,ok,star,full,2,partial,\n\
+         b.com,CCBot,ok,star,full,2,partial,\n\
+         c.com,GPTBot,ok,named,none,0,full,\n\
+         c.com,CCBot,ok,none,none,0,none,\n\
+         d.com,GPTBot,ok,none,none,0,none,\n\
+         d.com,CCBot,ok,none,none,0,none,\n\
+         https://e.com,GPTBot,status-5xx,none,full,0,full,\n\
+         https://e.com,CCBot,status-5xx,none,full,0,full,\n",
+        run(&mut dir.command(), "dpi")
+    );
+    // With --usage, the exact scope goes after the preferences.
+    let got = dir
+        .command()
+        .args(["survey", "robots/a.com.txt", "--usage", "--classify"])
+        .args(["dpi", "--format", "tsv"])
+        .stdout();
+    eqnice!(
+        "site\tagent\tfetch\tgroup\tscope\trules\ttrain-ai\tsearch\t\
+         ai-input\texact-scope\tnote\n\
+         a.com\t*\tok\tstar\tpartial\t1\t\t\t\tfull\t\n",
+        got
+    );
+    let err = dir
+        .command()
+        .args(["survey", "robots/a.com.txt", "--classify", "cc"])
+        .assert_error();
+    assert!(
+        err.contains("expected one of: exact, cc-disallow-all, dpi"),
+        "{err}"
+    );
+});
+
+rbtest!(survey_classify_summary, |dir: Dir, mut cmd: TestCommand| {
+    classify_sites(&dir);
+    let got = cmd
+        .args(["survey", "--robots-dir", "robots", "--robots-index"])
+        .args(["index.jsonl", "-a", "GPTBot,CCBot", "--summary"])
+        .args(["--classify", "dpi"])
+        .stdout();
+    eqnice!(
+        "agent,group,sites,full,partial,none,unknown,differs\n\
+         GPTBot,all,5,2,1,2,0,3\n\
+         GPTBot,named,1,0,0,1,0,1\n\
+         GPTBot,star,2,1,1,0,0,2\n\
+         GPTBot,none,2,1,0,1,0,0\n\
+         CCBot,all,5,2,1,2,0,2\n\
+         CCBot,named,0,0,0,0,0,0\n\
+         CCBot,star,2,1,1,0,0,2\n\
+         CCBot,none,3,1,0,2,0,0\n",
+        got
+    );
+});
+
+/// The `all` rows of a survey summary of the corpus for GPTBot, CCBot,
+/// Googlebot and `*`, by classifier: docs/SURVEY.md gives them.
+const CORPUS_COUNTS: [(&str, &str); 3] = [
+    (
+        "exact",
+        "GPTBot,all,2680,194,2248,238,0\n\
+         CCBot,all,2680,176,2264,240,0\n\
+         Googlebot,all,2680,16,2396,268,0\n\
+         *,all,2680,75,2354,251,0\n",
+    ),
+    (
+        "cc-disallow-all",
+        "GPTBot,all,2680,177,2270,171,62,89\n\
+         CCBot,all,2680,161,2284,173,62,87\n\
+         Googlebot,all,2680,16,2420,182,62,102\n\
+         *,all,2680,66,2368,184,62,80\n",
+    ),
+    (
+        "dpi",
+        "GPTBot,all,2680,189,2220,271,0,40\n\
+         CCBot,all,2680,170,2232,278,0,44\n\
+         Googlebot,all,2680,16,2349,315,0,53\n\
+         *,all,2680,75,2322,283,0,38\n",
+    ),
+];
+
+// Over the corpus: each classifier's counts as the docs give them, its
+// `exact-scope` column the exact survey's scope, `differs` the rows where
+// the two differ, and what holds by each study's construction.
+rbtest!(survey_classify_over_the_corpus, |dir: Dir, _: TestCommand| {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/datasets/robots");
+    if !corpus.is_dir() {
+        crate::util::skip(
+            "survey_classify_over_the_corpus",
+            &format!("{} is absent", corpus.display()),
+        );
+        return;
+    }
+    let agents = "GPTBot,CCBot,Googlebot,*";
+    let survey = |extra: &[&str]| {
+        dir.command()
+            .args(["survey", "--robots-dir"])
+            .arg(&corpus)
+            .args(["-a", agents, "--no-header"])
+            .args(extra)
+            .stdout()
+    };
+    let exact: Vec<String> = survey(&[])
+        .lines()
+        .map(|row| row.split(',').take(5).collect::<Vec<_>>().join(","))
+        .collect();
+    for (classify, want) in CORPUS_COUNTS {
+        let summary = survey(&["--classify", classify, "--summary"]);
+        let all: String = summary
+            .lines()
+            .filter(|row| row.split(',').nth(1) == Some("all"))
+            .map(|row| format!("{row}\n"))
+            .collect();
+        assert_eq!(want, all, "{classify}");
+        if classify == "exact" {
+            continue;
+        }
+        let rows = survey(&["--classify", classify]);
+        let rows: Vec<Vec<&str>> =
+            rows.lines().map(|r| r.split(',').collect()).collect();
+        assert_eq!(rows.len(), exact.len());
+        let mut differs = 0;
+        for (row, exact) in rows.iter().zip(&exact) {
+            // site,agent,fetch,group,scope,rules,exact-scope,note
+            let (scope, rules, exact_scope) = (row[4], row[5], row[6]);
+            assert_eq!(exact.rsplit(',').next(), Some(exact_scope));
+            assert!(exact.starts_with(&row[..3].join(",")), "{row:?}");
+            differs += usize::from(scope != exact_scope);
+            match classify {
+                // Exactly one `Disallow: /`; a file without any rule is
+                // not counted.
+                "cc-disallow-all" => {
+                    assert!(scope != "full" || rules == "1", "{row:?}");
+                    assert!(scope != "unknown" || rules == "0", "{row:?}");
+                }
+                // All, some or none, never unknown; a disallow for all.
+                _ => {
+                    assert_ne!(scope, "unknown", "{row:?}");
+                    assert!(scope != "full" || rules != "0", "{row:?}");
+                }
+            }
+        }
+        let want_differs: usize = want
+            .lines()
+            .map(|r| r.rsplit(',').next().unwrap().parse::<usize>().unwrap())
+            .sum();
+        assert_eq!(differs, want_differs, "{classify}");
+    }
+});

@@ -2,6 +2,7 @@
 //! robots.txt files, as clap sees them.
 
 use clap::Parser;
+use robots_batch::survey::classify::Classifier;
 use robots_batch::Dialect;
 
 use super::crawlargs::{PolicyArgs, SourceArgs};
@@ -35,16 +36,26 @@ OUTPUT:
   `/` (empty where `/` may not be fetched). note: empty, or proof-bound
   where the scope's proof stopped at its bound (the scope is unknown).
 
+  --classify cc-disallow-all or dpi classes each robots.txt as that study's
+  code does (group, scope and rules are its reading; a fetch without a
+  robots.txt is judged by the policy, as always) and adds `exact-scope`,
+  the exact scope, before `note`: `site,agent,fetch,group,scope,rules,
+  exact-scope,note`. The rules of each: docs/SURVEY.md, Reproducing
+  published figures.
+
   --summary prints instead, per agent, `agent,group,sites,full,partial,
   none,unknown`: a row for all the sites (group `all`), then one per group
   kind. With --usage, then, per category, how many of those sites allow
   it and how many disallow it at `/`: `train-ai-allowed,
-  train-ai-disallowed, search-allowed, ...`.
+  train-ai-disallowed, search-allowed, ...`. With --classify other than
+  exact, then `differs`: how many of those sites' scope is not the exact
+  one.
 
 EXAMPLES:
   robots-batch survey --robots-dir robots/ --agents ai > survey.csv
   robots-batch survey --agents ai robots.txt
   robots-batch survey --robots-dir robots/ -a GPTBot --summary
+  robots-batch survey --robots-dir robots/ -a CCBot --classify cc-disallow-all
   robots-batch survey --robots-warc CC-MAIN-robotstxt.warc.gz --agents ai:data-scrapers";
 
 /// `robots-batch survey`: how much of each site a robots.txt keeps each
@@ -84,6 +95,14 @@ pub struct SurveyArgs {
     /// Print counts per agent, group kind and scope instead of rows.
     #[arg(long)]
     pub summary: bool,
+
+    /// How to class each agent's rules: exact (the exact scope), or as a
+    /// published study counts, to reproduce its figures: cc-disallow-all
+    /// (Common Crawl's robotstxt-experiments) or dpi (Consent in Crisis).
+    /// Other than exact, rows get an `exact-scope` column and --summary a
+    /// `differs` count.
+    #[arg(long, value_name = "CLASSIFIER", default_value_t = Classifier::Exact)]
+    pub classify: Classifier,
 
     /// Add the usage preferences at `/` (train-ai, search, ai-input) from
     /// Content-Usage and Content-Signal lines, as the default command's

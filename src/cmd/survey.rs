@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use rayon::prelude::*;
 use robots_batch::crawl::{CrawlJudge, Fetch};
+use robots_batch::survey::classify::{Classified, Classifier};
 use robots_batch::survey::{
     survey, usage_at_root, AgentScope, GroupKind, Scope,
 };
@@ -32,6 +33,22 @@ struct SiteSurvey {
     /// With `--usage`, each agent's preferences at `/` (`None` where it
     /// may not fetch `/`); else empty.
     usage: Vec<Option<UsagePrefs>>,
+    /// With `--classify` other than exact, each agent's class by it; else
+    /// empty (the exact scope is the class).
+    classified: Vec<Classified>,
+}
+
+impl SiteSurvey {
+    /// Agent `i`'s group, scope and rules as the classifier reads them.
+    fn class(&self, i: usize) -> (GroupKind, Scope, usize) {
+        match self.classified.get(i) {
+            Some(c) => (c.group, c.scope, c.rules),
+            None => {
+                let a = &self.agents[i];
+                (a.group, a.scope, a.rules)
+            }
+        }
+    }
 }
 
 /// Reads the sources, then surveys every site for every agent.
@@ -94,10 +111,14 @@ pub fn run(args: SurveyArgs) -> anyhow::Result<ExitCode> {
     let mut summary = Summary::new(agents.len());
     // Columns are only ever appended, so that scripts reading them by
     // position keep working: the usage preferences at `/` go after `rules`,
-    // then `note`.
+    // then the exact scope beside another classifier's, then `note`.
+    let classify = args.classify;
     let mut names = vec!["site", "agent", "fetch", "group", "scope", "rules"];
     if args.usage {
         names.extend(Category::ALL.map(Category::name));
+    }
+    if classify != Classifier::Exact {
+        names.push("exact-scope");
     }
     names.push("note");
     let columns = Columns::new(format, &names);
@@ -106,9 +127,10 @@ pub fn run(args: SurveyArgs) -> anyhow::Result<ExitCode> {
             .write_all(&columns.header())
             .context("failed to write output")?;
     }
-    let survey_site = |&i: &usize| -> SiteSurvey {
-        site_survey(&judge, i, &agents, args.dialect, max_bytes, args.usage)
-    };
+    let how =
+        How { dialect: args.dialect, max_bytes, usage: args.usage, classify };
+    let survey_site =
+        |&i: &usize| -> SiteSurvey { site_survey(&judge, i, &agents, &how) };
     let mut bound_hit = 0;
     for chunk in sites.chunks(SITES_PER_CHUNK) {
         let surveys: Vec<SiteSurvey> =
@@ -120,7 +142,8 @@ pub fn run(args: SurveyArgs) -> anyhow::Result<ExitCode> {
                 continue;
             }
             let mut out = vec![];
-            push_rows(&columns, &mut out, name(i), &agents, s);
+            let classified = classify != Classifier::Exact;
+            push_rows(&columns, &mut out, name(i), &agents, s, classified);
             stdout.write_all(&out).context("failed to write output")?;
         }
     }
@@ -130,6 +153,7 @@ pub fn run(args: SurveyArgs) -> anyhow::Result<ExitCode> {
             &agents,
             !args.syntax.no_header,
             args.usage,
+            classify != Classifier::Exact,
         );
         stdout.write_all(&out).context("failed to write output")?;
     }
@@ -150,38 +174,57 @@ pub fn run(args: SurveyArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The survey of the site at `index`, with the usage preferences at `/`
-/// if `usage`.
+/// How each site is surveyed: the survey's flags.
+struct How {
+    dialect: Dialect,
+    max_bytes: usize,
+    /// Whether to add the usage preferences at `/`.
+    usage: bool,
+    classify: Classifier,
+}
+
+/// The survey of the site at `index`.
 fn site_survey(
     judge: &CrawlJudge,
     index: usize,
     agents: &[String],
-    dialect: Dialect,
-    max_bytes: usize,
-    usage: bool,
+    how: &How,
 ) -> SiteSurvey {
+    let dialect = how.dialect;
     // Where no robots.txt was read, no usage line applies: each agent that
-    // may fetch `/` has every preference unknown.
+    // may fetch `/` has every preference unknown. Every classifier takes
+    // the fetch policy's word.
     let without_robots = |fetch, scope: AgentScope| SiteSurvey {
         fetch,
         agents: vec![scope; agents.len()],
-        usage: if usage {
+        usage: if how.usage {
             vec![scope.root_allowed.then(UsagePrefs::default); agents.len()]
         } else {
             vec![]
         },
+        classified: vec![],
     };
     let verdict = match judge.resolution(index) {
         Ok(fetch) => match judge.fetches().body(fetch) {
             Some(body) => {
-                let robots = Robots::parse_with_limit(&body, max_bytes);
+                let robots = Robots::parse_with_limit(&body, how.max_bytes);
                 let scopes = survey(&robots, agents, dialect);
-                let usage = if usage {
+                let usage = if how.usage {
                     usage_at_root(&robots, agents, dialect, &scopes)
                 } else {
                     vec![]
                 };
-                return SiteSurvey { fetch: "ok", agents: scopes, usage };
+                // The studies read the whole body, as they fetched it.
+                let classified = match how.classify {
+                    Classifier::Exact => vec![],
+                    c => c.classify(&body, &robots, agents, dialect),
+                };
+                return SiteSurvey {
+                    fetch: "ok",
+                    agents: scopes,
+                    usage,
+                    classified,
+                };
             }
             // A directory's file that could not be read: nothing is known
             // of the site.
@@ -213,29 +256,35 @@ fn site_survey(
     without_robots(verdict.reason().name(), one)
 }
 
+/// The rows of one site, with the exact scope too where `classified`.
 fn push_rows(
     columns: &Columns,
     out: &mut Vec<u8>,
     site: &str,
     agents: &[String],
     s: &SiteSurvey,
+    classified: bool,
 ) {
-    let mut fields = Vec::with_capacity(10);
+    let mut fields = Vec::with_capacity(11);
     for (i, (agent, a)) in agents.iter().zip(&s.agents).enumerate() {
+        let (group, scope, rules) = s.class(i);
         fields.clear();
         fields.extend([
             Field::Text(site.as_bytes()),
             Field::Text(agent.as_bytes()),
             Field::Text(s.fetch.as_bytes()),
-            Field::Text(a.group.name().as_bytes()),
-            Field::Text(a.scope.name().as_bytes()),
-            Field::Number(a.rules as u64),
+            Field::Text(group.name().as_bytes()),
+            Field::Text(scope.name().as_bytes()),
+            Field::Number(rules as u64),
         ]);
         if let Some(prefs) = s.usage.get(i) {
             fields.extend(Category::ALL.map(|c| match prefs {
                 Some(prefs) => Field::Text(prefs.get(c).name().as_bytes()),
                 None => Field::Null,
             }));
+        }
+        if classified {
+            fields.push(Field::Text(a.scope.name().as_bytes()));
         }
         fields.push(match a.bound_hit {
             true => Field::Text(PROOF_BOUND.as_bytes()),
@@ -255,11 +304,13 @@ const SCOPES: [Scope; 4] =
     [Scope::Full, Scope::Partial, Scope::None, Scope::Unknown];
 
 /// Counts of one agent's sites of one group kind: per scope, then per
-/// usage category the sites allowing and disallowing it at `/`.
+/// usage category the sites allowing and disallowing it at `/`, then the
+/// sites whose class is not the exact scope.
 #[derive(Clone, Copy, Default)]
 struct Counts {
     scopes: [u64; 4],
     usage: [[u64; 2]; 3],
+    differs: u64,
 }
 
 impl Counts {
@@ -272,6 +323,7 @@ impl Counts {
         {
             *t += n;
         }
+        self.differs += other.differs;
     }
 }
 
@@ -288,9 +340,11 @@ impl Summary {
     fn add(&mut self, site: &SiteSurvey) {
         for (i, (c, a)) in self.counts.iter_mut().zip(&site.agents).enumerate()
         {
-            let g = GROUPS.iter().position(|&g| g == a.group).unwrap_or(2);
-            let s = SCOPES.iter().position(|&s| s == a.scope).unwrap_or(3);
+            let (group, scope, _) = site.class(i);
+            let g = GROUPS.iter().position(|&g| g == group).unwrap_or(2);
+            let s = SCOPES.iter().position(|&s| s == scope).unwrap_or(3);
             c[g].scopes[s] += 1;
+            c[g].differs += u64::from(scope != a.scope);
             let Some(Some(prefs)) = site.usage.get(i) else { continue };
             for (n, category) in c[g].usage.iter_mut().zip(Category::ALL) {
                 match prefs.get(category) {
@@ -303,14 +357,15 @@ impl Summary {
     }
 
     /// `agent,group,sites,full,partial,none,unknown` (and with `usage`,
-    /// `train-ai-allowed,train-ai-disallowed,...`): per agent a row for all
-    /// sites, then one per group kind.
+    /// `train-ai-allowed,train-ai-disallowed,...`, then with `differs`,
+    /// `differs`): per agent a row for all sites, then one per group kind.
     fn render(
         &self,
         format: Format,
         agents: &[String],
         header: bool,
         usage: bool,
+        differs: bool,
     ) -> Vec<u8> {
         let mut names: Vec<String> =
             ["agent", "group", "sites", "full", "partial", "none", "unknown"]
@@ -322,6 +377,9 @@ impl Summary {
                     names.push(format!("{}-{}", category.name(), pref.name()));
                 }
             }
+        }
+        if differs {
+            names.push("differs".to_string());
         }
         let columns = Columns::new(format, &names);
         let mut out = if header { columns.header() } else { vec![] };
@@ -345,6 +403,9 @@ impl Summary {
                     fields.extend(
                         n.usage.iter().flatten().map(|&k| Field::Number(k)),
                     );
+                }
+                if differs {
+                    fields.push(Field::Number(n.differs));
                 }
                 columns.push(&mut out, &fields);
             }

@@ -23,6 +23,7 @@
 //! ```
 
 mod budget;
+pub mod classify;
 mod prune;
 
 use std::collections::{HashMap, VecDeque};
