@@ -435,9 +435,14 @@ impl FetchSet {
                     }
                     t => t as usize,
                 };
-                self.timelines[t].captures.push(added);
+                let captures = &mut self.timelines[t].captures;
+                let previous = captures.last().copied();
+                captures.push(added);
                 self.timelines[t].sorted = false;
                 self.timeline[added] = t as u32;
+                if let Some(previous) = previous {
+                    self.share_body(previous, added);
+                }
                 Some(added)
             }
             Entry::Vacant(slot) => {
@@ -446,6 +451,29 @@ impl FetchSet {
                 Some(self.fetches.len() - 1)
             }
         }
+    }
+
+    /// Makes the capture at `added` share the body of the one at
+    /// `previous` (of the same origin) when they are equal byte for byte:
+    /// most sites change their robots.txt seldom, and a dozen crawls'
+    /// captures of one are then held once.
+    fn share_body(&mut self, previous: usize, added: usize) {
+        let body = &self.fetches[added].1.body;
+        if body.is_empty() || self.kept_body(previous) != Some(&body[..]) {
+            return;
+        }
+        let shared = match self.shared.get(&previous) {
+            Some(shared) => shared.clone(),
+            None => {
+                let body = std::mem::take(&mut self.fetches[previous].1.body);
+                let range = 0..body.len();
+                let shared = SharedBody { bytes: Arc::new(body), range };
+                self.shared.insert(previous, shared.clone());
+                shared
+            }
+        };
+        self.fetches[added].1.body = vec![];
+        self.shared.insert(added, shared);
     }
 
     fn push(

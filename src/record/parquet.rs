@@ -55,6 +55,21 @@ impl Shared {
     }
 }
 
+/// The column of `batch` at `path`, a dotted path through struct columns,
+/// and the struct columns on the way; `None` when there is none.
+fn column_at(
+    batch: &RecordBatch,
+    path: &[String],
+) -> Option<(ArrayRef, Vec<ArrayRef>)> {
+    let mut array = batch.column_by_name(path.first()?)?.clone();
+    let mut parents = vec![];
+    for name in &path[1..] {
+        let child = array.as_struct_opt()?.column_by_name(name)?.clone();
+        parents.push(std::mem::replace(&mut array, child));
+    }
+    Some((array, parents))
+}
+
 fn parquet_error(err: parquet::errors::ParquetError) -> io::Error {
     invalid(format!("Parquet: {err}"))
 }
@@ -150,23 +165,11 @@ impl Records<'_> {
         batch: &RecordBatch,
     ) -> io::Result<(ArrayRef, Vec<ArrayRef>)> {
         let path = self.url_field.join(".");
-        let missing = || {
+        column_at(batch, &self.url_field).ok_or_else(|| {
             invalid(format!(
                 "no column {path:?} (name the URL's with --url-column)"
             ))
-        };
-        let first = &self.url_field[0];
-        let mut array =
-            batch.column_by_name(first).ok_or_else(missing)?.clone();
-        let mut parents = vec![];
-        for name in &self.url_field[1..] {
-            let child = {
-                let parent = array.as_struct_opt().ok_or_else(missing)?;
-                parent.column_by_name(name).ok_or_else(missing)?.clone()
-            };
-            parents.push(std::mem::replace(&mut array, child));
-        }
-        Ok((array, parents))
+        })
     }
 
     /// The fetch time of each row of `batch`, when records are judged at
@@ -181,18 +184,9 @@ impl Records<'_> {
             return Ok(None);
         };
         let name = path.join(".");
-        let missing =
-            || invalid(format!("no column {name:?} for --time-field"));
-        let mut array =
-            batch.column_by_name(&path[0]).ok_or_else(missing)?.clone();
-        let mut parents = vec![];
-        for part in &path[1..] {
-            let child = {
-                let parent = array.as_struct_opt().ok_or_else(missing)?;
-                parent.column_by_name(part).ok_or_else(missing)?.clone()
-            };
-            parents.push(std::mem::replace(&mut array, child));
-        }
+        let (array, parents) = column_at(batch, path).ok_or_else(|| {
+            invalid(format!("no column {name:?} for --time-field"))
+        })?;
         let mut times = arrow_times(&array).map_err(|why| {
             invalid(format!("the time column {name:?} {why}"))
         })?;
