@@ -45,6 +45,9 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     for agent in &agents {
         warn_agent(agent, args.dialect);
     }
+    // URLS is opened before anything is written, so that an error leaves
+    // standard output empty.
+    let urls = args.urls.as_deref().map(urls::open).transpose()?;
     let names = Names { old: name(&args.old), new: name(&args.new) };
     let diffs = diff_rules(&old, &new, &agents, args.dialect);
     let rules_changed = diffs.iter().any(AgentDiff::is_changed);
@@ -52,7 +55,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     let mut out = io::BufWriter::new(io::stdout().lock());
     let report = match table {
         None => human(&names, &diffs).into_bytes(),
-        Some(_) if args.urls.is_some() => vec![],
+        Some(_) if urls.is_some() => vec![],
         Some(format) => {
             let columns = Columns::new(format, &RULE_COLUMNS);
             let mut rows = match args.no_header {
@@ -67,7 +70,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     };
     out.write_all(&report).context("failed to write output")?;
     let mut urls_changed = false;
-    if let Some(ref path) = args.urls {
+    if let Some(urls) = urls {
         let mut builder = MatcherBuilder::new();
         builder.engine(args.engine);
         let verdicts =
@@ -79,7 +82,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
             header: !args.no_header,
             threads: args.threads.count(),
         };
-        urls_changed = urls::run(&run, path, &mut out)?;
+        urls_changed = urls::run(&run, urls, &mut out)?;
     }
     out.flush().context("failed to write output")?;
     let changed = rules_changed || urls_changed;

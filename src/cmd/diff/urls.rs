@@ -2,6 +2,7 @@
 //! the batch's threads, the URLs whose verdict changes written in input
 //! order, and how many there were said on standard error.
 
+use std::fs::File;
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -49,13 +50,19 @@ const URL_COLUMNS: [&str; 12] = [
     "new_reason",
 ];
 
-/// Judges every line of the file at `path` by both files and writes the
-/// URLs whose verdict changes to `out`; true when there was one.
-pub(crate) fn run(
-    run: &Run<'_>,
-    path: &Path,
-    out: &mut dyn Write,
-) -> anyhow::Result<bool> {
+/// URLS, open and found to hold lines: what can go wrong with it before
+/// anything is written.
+pub(crate) struct Opened {
+    name: String,
+    file: Option<File>,
+    /// The first bytes of standard input, read already (to find its
+    /// format).
+    read: Vec<u8>,
+}
+
+/// Opens the file of URLs at `path` (`-`: standard input), refusing
+/// records and directories.
+pub(crate) fn open(path: &Path) -> anyhow::Result<Opened> {
     let input = match path.as_os_str() == "-" {
         true => Input::Stdin,
         false => Input::Path(path.to_path_buf()),
@@ -69,10 +76,25 @@ pub(crate) fn run(
             format_name(format)
         );
     }
+    let file = open_file(&input)?;
+    if file.as_ref().is_some_and(|f| f.metadata().is_ok_and(|m| m.is_dir())) {
+        let err = io::Error::from(io::ErrorKind::IsADirectory);
+        return Err(err).context(format!("failed to read {name}"));
+    }
+    Ok(Opened { name, file, read })
+}
+
+/// Judges every line of `urls` by both files and writes the URLs whose
+/// verdict changes to `out`; true when there was one.
+pub(crate) fn run(
+    run: &Run<'_>,
+    urls: Opened,
+    out: &mut dyn Write,
+) -> anyhow::Result<bool> {
+    let Opened { name, file, read } = urls;
     let mut batch = BatchBuilder::new();
     batch.threads(run.threads);
     let batch = batch.build().context("failed to start worker threads")?;
-    let file = open_file(&input)?;
     let (source, _) =
         open_source_after(&batch, file.as_ref(), &name, read, true)?;
     let columns = run.table.map(|format| Columns::new(format, &URL_COLUMNS));
