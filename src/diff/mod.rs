@@ -36,6 +36,7 @@ assert!(!diffs[1].is_changed());
 mod verdicts;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::dialect::Dialect;
 use crate::robots::Robots;
@@ -98,10 +99,12 @@ pub struct AgentDiff {
     pub new: Selection,
     /// The rules of the old file that the new one does not have, in the
     /// old file's order (a rule written twice and kept once: its second).
-    pub removed: Vec<RuleChange>,
+    /// Shared by the agents [`diff_rules`] finds the same rules for, so
+    /// that a hundred agents of the `*` groups hold them once.
+    pub removed: Arc<[RuleChange]>,
     /// The rules of the new file that the old one does not have, in the
-    /// new file's order.
-    pub added: Vec<RuleChange>,
+    /// new file's order (shared as `removed` is).
+    pub added: Arc<[RuleChange]>,
     /// In the first-match dialects (`draft1996`, `orig1994`): the rules
     /// both files have come in another order, which can change verdicts.
     /// Always false in `rfc9309` and `google`, where order never matters.
@@ -116,32 +119,57 @@ impl AgentDiff {
         agent: &str,
         dialect: Dialect,
     ) -> AgentDiff {
-        let (old_rules, new_rules) = (
+        let sets = (
             RuleSet::select(old, agent, dialect),
             RuleSet::select(new, agent, dialect),
         );
+        AgentDiff::of_sets((old, new), &sets, agent, dialect)
+    }
+
+    /// Compares the rule sets `sets` that `files` give `agent`.
+    fn of_sets(
+        files: (&Robots, &Robots),
+        sets: &(RuleSet, RuleSet),
+        agent: &str,
+        dialect: Dialect,
+    ) -> AgentDiff {
+        let (old, new) = sets;
         let (removed, added, reordered) =
-            compare(&old_rules, &new_rules, !dialect.is_longest_match());
-        let old_scope = scope(&old_rules).scope;
+            compare(old, new, !dialect.is_longest_match());
+        let old_scope = scope(old).scope;
         // The scope follows from the rules alone: the same rules in the
         // same order have the same scope, and its proof costs the most.
         let same = removed.is_empty() && added.is_empty() && !reordered;
-        let new_scope = if same { old_scope } else { scope(&new_rules).scope };
-        let selection =
-            |robots: &Robots, rules: &RuleSet, scope: Scope| Selection {
-                group: rules.group().clone(),
-                agent_lines: agent_lines(robots, agent, dialect),
-                rules: rules.len(),
-                scope,
-            };
-        AgentDiff {
-            agent: agent.to_string(),
-            old: selection(old, &old_rules, old_scope),
-            new: selection(new, &new_rules, new_scope),
-            removed,
-            added,
+        let new_scope = if same { old_scope } else { scope(new).scope };
+        let selection = |rules: &RuleSet, scope: Scope| Selection {
+            group: rules.group().clone(),
+            agent_lines: vec![],
+            rules: rules.len(),
+            scope,
+        };
+        let mut diff = AgentDiff {
+            agent: String::new(),
+            old: selection(old, old_scope),
+            new: selection(new, new_scope),
+            removed: removed.into(),
+            added: added.into(),
             reordered,
-        }
+        };
+        diff.set_agent(files, agent, dialect);
+        diff
+    }
+
+    /// Makes this the diff of `agent`, whose rules in `files` are those it
+    /// was made from: its name and the lines that select its groups.
+    fn set_agent(
+        &mut self,
+        files: (&Robots, &Robots),
+        agent: &str,
+        dialect: Dialect,
+    ) {
+        self.agent = agent.to_string();
+        self.old.agent_lines = agent_lines(files.0, agent, dialect);
+        self.new.agent_lines = agent_lines(files.1, agent, dialect);
     }
 
     /// Whether the agent's rules come from another group: a named group
@@ -176,16 +204,51 @@ impl AgentDiff {
 
 /// Compares what `old` and `new` give each of `agents` in `dialect`: one
 /// [`AgentDiff`] per agent, in the order given.
+///
+/// Agents that get the same rules from both files (in an audit of the AI
+/// crawlers, most: those the `*` groups judge) share one comparison and
+/// one proof of each scope, the costly part on a file of thousands of
+/// rules.
 pub fn diff_rules<S: AsRef<str>>(
     old: &Robots,
     new: &Robots,
     agents: &[S],
     dialect: Dialect,
 ) -> Vec<AgentDiff> {
-    agents
-        .iter()
-        .map(|agent| AgentDiff::new(old, new, agent.as_ref(), dialect))
-        .collect()
+    // Each distinct pair of rule sets, with the index of its first diff.
+    let mut distinct: Vec<((RuleSet, RuleSet), usize)> = vec![];
+    let mut diffs: Vec<AgentDiff> = Vec::with_capacity(agents.len());
+    for agent in agents {
+        let agent = agent.as_ref();
+        let sets = (
+            RuleSet::select(old, agent, dialect),
+            RuleSet::select(new, agent, dialect),
+        );
+        let seen = distinct
+            .iter()
+            .find(|((o, n), _)| same_set(o, &sets.0) && same_set(n, &sets.1));
+        let diff = match seen {
+            Some(&(_, i)) => {
+                let mut diff = diffs[i].clone();
+                diff.set_agent((old, new), agent, dialect);
+                diff
+            }
+            None => {
+                let diff =
+                    AgentDiff::of_sets((old, new), &sets, agent, dialect);
+                distinct.push((sets, diffs.len()));
+                diff
+            }
+        };
+        diffs.push(diff);
+    }
+    diffs
+}
+
+/// Whether two rule sets of one file and dialect are the same: the same
+/// group, the same rules from the same lines.
+pub(crate) fn same_set(a: &RuleSet, b: &RuleSet) -> bool {
+    a.group() == b.group() && a.len() == b.len() && a.rules().eq(b.rules())
 }
 
 /// The rules of `old` not in `new` and of `new` not in `old`, as multisets
@@ -323,6 +386,34 @@ mod tests {
         assert!(d.old.agent_lines.is_empty());
         assert_eq!((d.old.scope, d.new.scope), (Scope::None, Scope::Full));
         assert!(d.group_changed());
+    }
+
+    /// Agents with the same rules share a comparison: each still gets
+    /// what it would get alone, its own name and lines included.
+    #[test]
+    fn shared_comparisons_are_each_agents_own() {
+        let old = Robots::parse(
+            b"User-agent: *\nDisallow: /a\n\nUser-agent: a\n\
+              User-agent: b\nDisallow: /b\n",
+        );
+        let new = Robots::parse(
+            b"User-agent: *\nDisallow: /c\n\nUser-agent: b\n\
+              User-agent: a\nDisallow: /b\n",
+        );
+        let agents = ["x", "a", "y", "b", "A"];
+        for d in Dialect::ALL {
+            let shared = diff_rules(&old, &new, &agents, d);
+            let own: Vec<AgentDiff> = agents
+                .iter()
+                .map(|a| AgentDiff::new(&old, &new, a, d))
+                .collect();
+            assert_eq!(shared, own, "{d}");
+        }
+        let diffs = diff_rules(&old, &new, &agents, Dialect::Rfc9309);
+        assert!(Arc::ptr_eq(&diffs[0].removed, &diffs[2].removed));
+        assert!(Arc::ptr_eq(&diffs[1].added, &diffs[4].added));
+        assert_eq!(diffs[3].new.agent_lines, [4]);
+        assert_eq!(diffs[1].new.agent_lines, [5]);
     }
 
     #[test]

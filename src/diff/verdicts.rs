@@ -4,15 +4,17 @@
 use crate::dialect::Dialect;
 use crate::matcher::{Explanation, Matcher, MatcherBuilder, Scratch, Verdict};
 use crate::robots::Robots;
+use crate::rules::RuleSet;
 
 /// The matchers of each agent in an old and a new robots.txt, to find the
 /// URLs whose verdict changes and say why.
 ///
-/// [`VerdictDiff::matchers`] are in the order a
-/// [`MatcherWorker`](crate::MatcherWorker) judges them in (every agent's
-/// old matcher, then every agent's new one), so that a
-/// [`Batch`](crate::Batch) can judge a file of URLs on every core, and a
-/// [`Render`](crate::Render) hand each line's verdicts to
+/// Each distinct rule set is compiled once: the agents the `*` groups
+/// judge share a matcher, and an agent whose rules did not change has
+/// one matcher for both files. A [`Batch`](crate::Batch) judges a file of
+/// URLs by [`VerdictDiff::matchers`] on every core, with a
+/// [`MatcherWorker`](crate::MatcherWorker), and a
+/// [`Render`](crate::Render) hands each line's verdicts to
 /// [`VerdictDiff::changes`].
 ///
 /// ```
@@ -36,8 +38,10 @@ use crate::robots::Robots;
 pub struct VerdictDiff {
     agents: Vec<String>,
     dialect: Dialect,
-    /// The old file's matchers, one per agent, then the new file's.
+    /// Each distinct rule set of either file, compiled.
     matchers: Vec<Matcher>,
+    /// For each agent, the indices of its old and its new matcher.
+    slots: Vec<(usize, usize)>,
 }
 
 /// An agent's verdict on a URL that is not the same under the new
@@ -70,13 +74,24 @@ impl VerdictDiff {
     ) -> VerdictDiff {
         let agents: Vec<String> =
             agents.iter().map(|a| a.as_ref().to_string()).collect();
-        let matchers = [old, new]
-            .into_iter()
-            .flat_map(|robots| {
-                agents.iter().map(|a| builder.build(robots, a, dialect))
+        let mut matchers: Vec<Matcher> = vec![];
+        let mut slot = |robots: &Robots, agent: &str| {
+            let rules = RuleSet::select(robots, agent, dialect);
+            let same = |m: &Matcher| {
+                m.group() == rules.group()
+                    && m.rules().len() == rules.len()
+                    && m.rules().eq(rules.rules())
+            };
+            matchers.iter().position(same).unwrap_or_else(|| {
+                matchers.push(builder.build_rules(rules));
+                matchers.len() - 1
             })
+        };
+        let slots = agents
+            .iter()
+            .map(|agent| (slot(old, agent), slot(new, agent)))
             .collect();
-        VerdictDiff { agents, dialect, matchers }
+        VerdictDiff { agents, dialect, matchers, slots }
     }
 
     /// The agents, in the order given.
@@ -84,9 +99,8 @@ impl VerdictDiff {
         &self.agents
     }
 
-    /// Every agent's matcher for the old file, then every agent's for the
-    /// new: the verdicts [`VerdictDiff::changes`] takes are theirs, in
-    /// this order.
+    /// The distinct rule sets of both files, compiled: the verdicts
+    /// [`VerdictDiff::changes`] takes are theirs, in this order.
     pub fn matchers(&self) -> &[Matcher] {
         &self.matchers
     }
@@ -100,18 +114,19 @@ impl VerdictDiff {
     where
         'd: 'v,
     {
-        let n = self.agents.len();
-        let (old, new) = verdicts.split_at(n.min(verdicts.len()));
-        let pairs = old.iter().zip(new).enumerate();
-        let changed = |(_, (old, new)): &(usize, (&Verdict, &Verdict))| {
-            old.is_allowed() != new.is_allowed()
-        };
-        pairs.filter(changed).map(move |(agent, (&old, &new))| VerdictChange {
-            agent,
-            old,
-            new,
-            old_why: self.matchers[agent].explain(old.reason()),
-            new_why: self.matchers[n + agent].explain(new.reason()),
+        // A short slice (not one verdict per matcher) gives no change.
+        let complete = verdicts.len() >= self.matchers.len();
+        let slots = if complete { &self.slots[..] } else { &[] };
+        slots.iter().enumerate().filter_map(move |(agent, &(o, n))| {
+            let (old, new) = (verdicts[o], verdicts[n]);
+            (old.is_allowed() != new.is_allowed()).then_some(())?;
+            Some(VerdictChange {
+                agent,
+                old,
+                new,
+                old_why: self.matchers[o].explain(old.reason()),
+                new_why: self.matchers[n].explain(new.reason()),
+            })
         })
     }
 
@@ -160,7 +175,8 @@ mod tests {
             &["CCBot", "GPTBot"],
             Dialect::Rfc9309,
         );
-        assert_eq!(diff.matchers().len(), 4);
+        // CCBot's old rules are GPTBot's: three distinct sets.
+        assert_eq!(diff.matchers().len(), 3);
         let mut scratch = diff.scratch();
         let shown = |url: &[u8], scratch: &mut Vec<Scratch>| {
             let changes = diff.changes_of(url, scratch);
@@ -217,6 +233,8 @@ mod tests {
         let mut scratch = diff.scratch();
         let all = diff.changes_of(b"/x", &mut scratch);
         assert_eq!(all.len(), 2);
+        // One set for both agents in each file: two matchers.
+        assert_eq!(diff.matchers().len(), 2);
         let v = [all[0].old];
         assert_eq!(diff.changes(&v).count(), 0);
         assert_eq!(diff.changes(&[]).count(), 0);

@@ -199,10 +199,10 @@ fn changes(names: &Names, d: &AgentDiff) -> String {
     } else {
         s += &format!("  scope: {} (unchanged)\n", d.old.scope.name());
     }
-    for r in &d.removed {
+    for r in d.removed.iter() {
         s += &format!("  - {}:{}: {}\n", names.old, r.line, lossy(&r.text));
     }
-    for r in &d.added {
+    for r in d.added.iter() {
         s += &format!("  + {}:{}: {}\n", names.new, r.line, lossy(&r.text));
     }
     if d.reordered {
@@ -253,7 +253,7 @@ fn rule_rows(columns: &Columns, out: &mut Vec<u8>, d: &AgentDiff) {
         ];
         columns.push(out, &row);
     }
-    for r in &d.removed {
+    for r in d.removed.iter() {
         let row = [
             agent,
             Field::Text(b"removed"),
@@ -264,7 +264,7 @@ fn rule_rows(columns: &Columns, out: &mut Vec<u8>, d: &AgentDiff) {
         ];
         columns.push(out, &row);
     }
-    for r in &d.added {
+    for r in d.added.iter() {
         let row = [
             agent,
             Field::Text(b"added"),

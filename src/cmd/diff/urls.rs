@@ -127,6 +127,9 @@ pub(crate) fn run(
     let stats = source
         .run(run.diff.matchers(), new_render, None, sink)
         .map_err(|err| run_error(err, write_failed, &name))?;
+    // The counts come after every row, even with both streams on one
+    // terminal or file.
+    out.flush().context("failed to write output")?;
     warn_cut_lines(&stats);
     tally.report(run.diff.agents(), stats.lines());
     Ok(tally.urls.load(Ordering::Relaxed) > 0)
