@@ -94,6 +94,7 @@ mod cache;
 mod compressed;
 pub mod crawl;
 mod dialect;
+pub mod diff;
 mod engine;
 mod error;
 mod group_key;

@@ -46,6 +46,7 @@ fn run(command: cli::Command) -> anyhow::Result<ExitCode> {
             cmd::crawl::run(cli::CrawlConfig::from_args(args)?)
         }
         cli::Command::Survey(args) => cmd::survey::run(args),
+        cli::Command::Diff(args) => cmd::diff::run(args),
         cli::Command::Agents(args) => cmd::agents::run(args),
         cli::Command::Generate(args) => {
             use std::io::Write;

@@ -155,7 +155,8 @@ impl RuleSet {
                 LineKind::is_rule,
             )
         } else {
-            select_record(robots, agent.as_bytes())
+            let (group, rules, _) = select_record(robots, agent.as_bytes());
+            (group, rules)
         };
         let lines = robots.lines();
         let mut rules = Vec::with_capacity(wanted.len());
@@ -452,8 +453,13 @@ fn is_star(value: &[u8]) -> bool {
 
 /// The 1996 draft and the 1994 standard: records end at empty lines too;
 /// the first record with a user-agent value containing the agent's name
-/// token applies, else the first record whose value is `*`.
-fn select_record(robots: &Robots, agent: &[u8]) -> (GroupMatch, Vec<usize>) {
+/// token applies, else the first record whose value is `*`. Its rule
+/// lines are returned by index, and the index of the user-agent line that
+/// chose it.
+fn select_record(
+    robots: &Robots,
+    agent: &[u8],
+) -> (GroupMatch, Vec<usize>, Option<usize>) {
     let n = agent.iter().take_while(|&&b| b != b'/' && !is_space(b)).count();
     let token = agent[..n].to_ascii_lowercase();
     // Each record: its user-agent lines and its rule lines.
@@ -486,15 +492,50 @@ fn select_record(robots: &Robots, agent: &[u8]) -> (GroupMatch, Vec<usize>) {
     };
     for (agents, rules) in &records {
         if let Some(&a) = agents.iter().find(|&&a| contains(value(a))) {
-            return (GroupMatch::Agent(value(a).to_vec()), rules.clone());
+            let group = GroupMatch::Agent(value(a).to_vec());
+            return (group, rules.clone(), Some(a));
         }
     }
     for (agents, rules) in &records {
-        if agents.iter().any(|&a| value(a) == b"*") {
-            return (GroupMatch::Star, rules.clone());
+        if let Some(&a) = agents.iter().find(|&&a| value(a) == b"*") {
+            return (GroupMatch::Star, rules.clone(), Some(a));
         }
     }
-    (GroupMatch::None, vec![])
+    (GroupMatch::None, vec![], None)
+}
+
+/// The user-agent lines through which [`RuleSet::select`] finds the groups
+/// of `agent` in `dialect`, counting from 1: for `rfc9309` and `google`,
+/// every line naming the agent, or when none does every `*` line; for
+/// `draft1996` and `orig1994`, the line that chose the one record. Empty
+/// when no group applies.
+pub(crate) fn agent_lines(
+    robots: &Robots,
+    agent: &str,
+    dialect: Dialect,
+) -> Vec<u32> {
+    let lines = robots.lines();
+    if !dialect.is_longest_match() {
+        let (_, _, chosen) = select_record(robots, agent.as_bytes());
+        return chosen.map(|i| lines[i].number()).into_iter().collect();
+    }
+    // The same tests as `select_group_lines`: a group names the agent when
+    // one of its user-agent lines' token is the agent's.
+    let (mut named, mut star) = (vec![], vec![]);
+    for line in lines.iter().filter(|l| l.kind() == LineKind::UserAgent) {
+        let value = robots.value(line);
+        let n = value.iter().take_while(|&&b| is_token_byte(b)).count();
+        if is_star(value) {
+            star.push(line.number());
+        } else if n > 0 && value[..n].eq_ignore_ascii_case(agent.as_bytes()) {
+            named.push(line.number());
+        }
+    }
+    if named.is_empty() {
+        star
+    } else {
+        named
+    }
 }
 
 #[cfg(test)]
@@ -670,6 +711,35 @@ mod tests {
             Dialect::Draft1996,
         );
         assert_eq!((g, l), (GroupMatch::Agent(b"a".to_vec()), vec![]));
+    }
+
+    /// The user-agent lines that select an agent's groups are those
+    /// naming it, else the `*` ones, else none; in the older standards,
+    /// the line that chose the one record.
+    #[test]
+    fn agent_lines_name_the_groups_selected() {
+        let robots = Robots::parse(
+            b"User-agent: *\nDisallow: /a\n\nUser-agent: GPTBot/1.0\n\
+              User-agent: other\nDisallow: /b\n\nUser-agent: gptbot\n\
+              Allow: /c\nUser-agent: * # all\nDisallow: /d\n",
+        );
+        let at = |agent, d| agent_lines(&robots, agent, d);
+        assert_eq!(at("GPTBot", Dialect::Rfc9309), [4, 8]);
+        assert_eq!(at("CCBot", Dialect::Google), [1, 10]);
+        assert_eq!(at("*", Dialect::Rfc9309), [1, 10]);
+        assert_eq!(at("GPTBot", Dialect::Draft1996), [4]);
+        assert_eq!(at("CCBot", Dialect::Orig1994), [1]);
+        let none = Robots::parse(b"User-agent: a\nDisallow: /\n");
+        assert!(agent_lines(&none, "b", Dialect::Rfc9309).is_empty());
+        assert!(agent_lines(&none, "b", Dialect::Draft1996).is_empty());
+        // Each agrees with the selection: its lines hold the group's name.
+        for d in Dialect::ALL {
+            let set = RuleSet::select(&robots, "GPTBot", d);
+            let first = at("GPTBot", d)[0] as usize;
+            let value = robots.value(&robots.lines()[first - 1]);
+            let n = set.group().name().len();
+            assert!(value[..n].eq_ignore_ascii_case(set.group().name()));
+        }
     }
 
     #[test]

@@ -411,7 +411,8 @@ rbtest!(help_names_every_subcommand, |dir: Dir, _: TestCommand| {
         "robots-batch crawl (--robots-dir",
         "robots-batch survey (--robots-dir",
         "robots-batch agents [ai | ai:CATEGORY]",
-        "robots-batch help [check | lint | crawl | survey | agents | generate]",
+        "robots-batch diff [-a AGENT,...] [--agents ai] OLD NEW [URLS]",
+        "robots-batch help [check | lint | crawl | survey | diff | agents | generate]",
         "CSV table with the header `agent,allowed,disallowed`",
         "scan compiles nothing",
     ] {
@@ -421,7 +422,9 @@ rbtest!(help_names_every_subcommand, |dir: Dir, _: TestCommand| {
     }
     eqnice!(main, dir.command().arg("help").stdout());
     eqnice!(main, dir.command().args(["help", "nope"]).stdout());
-    for sub in ["check", "lint", "crawl", "survey", "agents", "generate"] {
+    for sub in
+        ["check", "lint", "crawl", "survey", "diff", "agents", "generate"]
+    {
         let want = dir.command().args([sub, "--help"]).stdout();
         eqnice!(want, dir.command().args(["help", sub]).stdout());
         assert_ne!(want, main, "{sub}");

@@ -11,6 +11,7 @@ mod cli;
 mod conformance;
 mod crawl;
 mod datatxt;
+mod diff;
 mod differential;
 mod dirty;
 mod hostile;

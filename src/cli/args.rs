@@ -62,12 +62,17 @@ SUBCOMMANDS:
      one row per site and agent over many robots.txt files: the fetch
      result, the group that applies and how much of the site it disallows
      (see `robots-batch survey -h`)
+  robots-batch diff [-a AGENT,...] [--agents ai] OLD NEW [URLS]
+     what changes for each agent when a site replaces its robots.txt: the
+     group, the rules removed and added, the scope, and the URLs whose
+     verdict changes, both ways (see `robots-batch diff -h`)
   robots-batch agents [ai | ai:CATEGORY] [--categories]
      the AI crawlers that --agents ai judges (ai.robots.txt's list), with
      their tokens, categories and operators
   robots-batch generate man|bash|zsh|fish|elvish|powershell
      a man page or shell completions, from the same definitions as --help
-  robots-batch help [check | lint | crawl | survey | agents | generate]
+  robots-batch help [check | lint | crawl | survey | diff | agents |
+                     generate]
      this help, or a subcommand's
 
 EXAMPLES:

@@ -17,6 +17,7 @@ pub mod args;
 mod config;
 mod crawlargs;
 mod crawlconfig;
+mod diffargs;
 mod generate;
 mod input;
 mod sigbus;
@@ -31,6 +32,7 @@ pub use self::config::{
 };
 pub use self::crawlargs::CrawlArgs;
 pub use self::crawlconfig::{read_fetches, CrawlConfig};
+pub use self::diffargs::DiffArgs;
 pub use self::generate::{generate, GenerateArgs};
 pub use self::input::{decoded_head, read_head, Compression};
 pub use self::messages::{message_line, message_line_raw};
@@ -51,6 +53,8 @@ pub enum Command {
     Crawl(CrawlArgs),
     /// `survey`: one row per site and agent over many robots.txt.
     Survey(SurveyArgs),
+    /// `diff`: what changes between two robots.txt of one site.
+    Diff(DiffArgs),
     /// `agents`: the built-in AI crawler list.
     Agents(AgentsArgs),
     /// `generate`: shell completions or a man page.
@@ -61,8 +65,8 @@ pub enum Command {
 /// `Err(0)`; a usage error prints one line, `robots-batch: ...`, and gives
 /// `Err(2)`.
 ///
-/// N.B. A first argument `check`, `lint`, `crawl`, `survey`, `agents`,
-/// `generate` or `help` names
+/// N.B. A first argument `check`, `lint`, `crawl`, `survey`, `diff`,
+/// `agents`, `generate` or `help` names
 /// the subcommand (clap's subcommands would make ROBOTS and URLS of the
 /// default command optional in the help); a robots.txt file named `check`
 /// is given as `./check`.
@@ -78,8 +82,11 @@ fn parse_argv(argv: &[std::ffi::OsString]) -> Result<Command, ExitCode> {
             // with anything else, the main help.
             let sub = argv.get(2).and_then(|arg| arg.to_str());
             let sub = sub.filter(|s| {
-                ["check", "lint", "crawl", "survey", "agents", "generate"]
-                    .contains(s)
+                [
+                    "check", "lint", "crawl", "survey", "diff", "agents",
+                    "generate",
+                ]
+                .contains(s)
             });
             let mut help: Vec<std::ffi::OsString> = vec![argv[0].clone()];
             help.extend(sub.map(Into::into));
@@ -92,6 +99,7 @@ fn parse_argv(argv: &[std::ffi::OsString]) -> Result<Command, ExitCode> {
         Some("survey") => {
             parse_as::<SurveyArgs>(&argv[1..]).map(Command::Survey)
         }
+        Some("diff") => parse_as::<DiffArgs>(&argv[1..]).map(Command::Diff),
         Some("agents") => {
             parse_as::<AgentsArgs>(&argv[1..]).map(Command::Agents)
         }

@@ -8,7 +8,8 @@ mod report;
 mod spool;
 
 pub(crate) use self::input::{
-    input_format, open_file, open_source_after, run_records, Endpoints,
+    format_name, input_format, open_file, open_source_after, run_records,
+    Endpoints,
 };
 pub(crate) use self::report::{
     count_table, finish, kept_count, print_stats, report_dropped, run_error,
