@@ -439,3 +439,87 @@ fn diff_of_real_files_agrees_with_the_default_command() {
         assert!(stderr.starts_with(&count), "{count}: {stderr}");
     }
 }
+
+rbtest!(
+    diff_many_sites_between_two_dates,
+    |dir: Dir, mut cmd: TestCommand| {
+        // a.com blocks GPTBot from June; b.com lifts its block; c.com is first
+        // captured in March; d.com never changes.
+        for (month, files) in [
+            (
+                "2024-01-01=jan",
+                vec![
+                    ("a.com", "User-agent: *\nDisallow: /tmp/\n"),
+                    ("b.com", "User-agent: *\nDisallow: /\n"),
+                    ("d.com", "User-agent: *\nDisallow: /x\n"),
+                ],
+            ),
+            ("2024-03-01=mar", vec![("c.com", "User-agent: *\nAllow: /\n")]),
+            (
+                "2024-06-01=jun",
+                vec![
+                    ("a.com", "User-agent: GPTBot\nDisallow: /\n"),
+                    ("b.com", "User-agent: *\nDisallow:\n"),
+                    ("d.com", "User-agent: *\nDisallow: /x\n"),
+                ],
+            ),
+        ] {
+            let name = month.split('=').nth(1).unwrap();
+            dir.create_dir(name);
+            for (host, body) in files {
+                dir.create(format!("{name}/{host}.txt"), body);
+            }
+        }
+        let dirs = [
+            "--robots-dir",
+            "2024-01-01=jan",
+            "--robots-dir",
+            "2024-03-01=mar",
+            "--robots-dir",
+            "2024-06-01=jun",
+        ];
+        let out = cmd
+            .arg("diff")
+            .args(dirs)
+            .args(["--as-of", "2024-02-01", "--as-of", "2024-07-01"])
+            .args(["-a", "GPTBot,CCBot", "--format", "csv"])
+            .output();
+        eqnice!(
+            "site,agent,old,new,old_capture,new_capture\n\
+         a.com,GPTBot,partial,full,2024-01-01T00:00:00Z,2024-06-01T00:00:00Z\n\
+         a.com,CCBot,partial,none,2024-01-01T00:00:00Z,2024-06-01T00:00:00Z\n\
+         b.com,GPTBot,full,none,2024-01-01T00:00:00Z,2024-06-01T00:00:00Z\n\
+         b.com,CCBot,full,none,2024-01-01T00:00:00Z,2024-06-01T00:00:00Z\n\
+         c.com,GPTBot,-,none,,2024-03-01T00:00:00Z\n\
+         c.com,CCBot,-,none,,2024-03-01T00:00:00Z\n",
+            String::from_utf8(out.stdout).unwrap()
+        );
+        eqnice!(
+            "robots-batch: 3 of 4 sites change scope between \
+         2024-02-01T23:59:59Z and 2024-07-01T23:59:59Z (6 rows)\n",
+            String::from_utf8(out.stderr).unwrap()
+        );
+        // The other way round, every change reverses.
+        let back = dir
+            .command()
+            .arg("diff")
+            .args(dirs)
+            .args(["--as-of", "2024-07-01", "--as-of", "2024-02-01"])
+            .args(["-a", "GPTBot", "--no-header", "--format", "csv"])
+            .output()
+            .stdout;
+        eqnice!(
+        "a.com,GPTBot,full,partial,2024-06-01T00:00:00Z,2024-01-01T00:00:00Z\n\
+         b.com,GPTBot,none,full,2024-06-01T00:00:00Z,2024-01-01T00:00:00Z\n\
+         c.com,GPTBot,none,-,2024-03-01T00:00:00Z,\n",
+        back
+    );
+        let err = dir
+            .command()
+            .arg("diff")
+            .args(dirs)
+            .args(["--as-of", "2024-07-01"])
+            .assert_error();
+        assert!(err.contains("needs two dates"), "{err}");
+    }
+);

@@ -256,7 +256,8 @@ pub struct TimeArgs {
     pub before_first: BeforeFirstArg,
 }
 
-fn as_of(value: &str) -> Result<Timestamp, String> {
+/// `--as-of`'s value.
+pub(crate) fn as_of(value: &str) -> Result<Timestamp, String> {
     Timestamp::parse_as_of(value).ok_or_else(|| {
         format!("not a date: {value:?} (2024-06-01, 2024-06-01T12:00:00Z or 20240601120000)")
     })

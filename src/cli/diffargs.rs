@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::Parser;
-use robots_batch::{Dialect, EngineKind, DEFAULT_MAX_ROBOTS_BYTES};
+use robots_batch::{Dialect, EngineKind, Timestamp, DEFAULT_MAX_ROBOTS_BYTES};
 
 const DIFF_AFTER_HELP: &str = "\
 WHAT CHANGES:
@@ -55,11 +55,21 @@ EXIT CODES:
      URL's verdict)
   2  usage or I/O error
 
+MANY SITES:
+  With robots.txt sources instead of OLD and NEW (--robots-dir [DATE=]DIR,
+  --robots-index, --robots-warc, as `crawl` reads them) and two --as-of
+  dates, each site's capture in effect at each date is surveyed, and the
+  sites whose scope changed for an agent are listed:
+  `site,agent,old,new,old_capture,new_capture` (a scope, or `-` where no
+  capture was in effect yet); in the report, `site: agent old -> new`.
+
 EXAMPLES:
   robots-batch diff -a GPTBot robots.txt robots-new.txt
   robots-batch diff --agents ai old.txt new.txt urls.txt.gz
   robots-batch diff --format csv -a '*' old.txt new.txt urls.txt > changes.csv
-  robots-batch diff --exit-code -a Googlebot live.txt staged.txt sitemap-urls.txt";
+  robots-batch diff --exit-code -a Googlebot live.txt staged.txt sitemap-urls.txt
+  robots-batch diff --robots-warc CC-2024-10.warc.gz --robots-warc CC-2025-10.warc.gz \\
+    --as-of 2024-03-31 --as-of 2025-03-31 -a GPTBot,CCBot";
 
 /// `robots-batch diff`: what changes for crawlers between two robots.txt
 /// of one site.
@@ -77,12 +87,12 @@ EXAMPLES:
 pub struct DiffArgs {
     /// The old robots.txt; `-` reads standard input. gzip and zstd files
     /// are decompressed (found by their first bytes).
-    #[arg(value_name = "OLD")]
-    pub old: PathBuf,
+    #[arg(value_name = "OLD", required_unless_present = "sources")]
+    pub old: Option<PathBuf>,
 
     /// The new robots.txt, read as OLD is.
-    #[arg(value_name = "NEW")]
-    pub new: PathBuf,
+    #[arg(value_name = "NEW", required_unless_present = "sources")]
+    pub new: Option<PathBuf>,
 
     /// URLs, one per line, to judge by both: those whose verdict changes
     /// are listed. `-` reads standard input; gzip and zstd inputs are
@@ -92,6 +102,18 @@ pub struct DiffArgs {
 
     #[command(flatten)]
     pub agents: super::AgentArgs,
+
+    /// Many sites instead of OLD and NEW: their dated captures, from
+    /// these sources (as `crawl` reads them), compared at two --as-of
+    /// dates.
+    #[command(flatten)]
+    pub sources: super::crawlargs::SourceArgs,
+
+    /// With sources, the two dates compared (give it twice): each site's
+    /// capture in effect at the first (the newest at or before it; a day
+    /// alone means its end), and at the second.
+    #[arg(long, value_name = "DATE", value_parser = super::crawlargs::as_of)]
+    pub as_of: Vec<Timestamp>,
 
     /// How to read both robots.txt: rfc9309, google, draft1996 or
     /// orig1994.

@@ -1,7 +1,9 @@
 /*!
 What changes for a crawler when a site replaces its robots.txt: per agent,
 the group that applies, the rules removed and added, and the scope, before
-and after; and, with [`VerdictDiff`], the URLs whose verdict changes.
+and after; and, with [`VerdictDiff`], the URLs whose verdict changes. Over
+many sites' dated captures, [`site_changes`] finds the sites whose scope
+for an agent changed between two dates.
 
 Rules are compared by what they say, not where they are: the rules of the
 agent's groups in the old file and in the new are two multisets of
@@ -33,6 +35,7 @@ assert!(!diffs[1].is_changed());
 ```
 */
 
+mod sites;
 mod verdicts;
 
 use std::collections::HashMap;
@@ -43,6 +46,7 @@ use crate::robots::Robots;
 use crate::rules::{agent_lines, GroupMatch, Rule, RuleSet};
 use crate::survey::{scope, Scope};
 
+pub use sites::{site_changes, SiteChange, SiteChanges};
 pub use verdicts::{VerdictChange, VerdictDiff};
 
 /// What one robots.txt gives an agent: the group its rules come from,

@@ -2,6 +2,7 @@
 //! site replaces its robots.txt, as a report for people or a table; the
 //! URLs whose verdict changes are judged in `urls`.
 
+mod sites;
 mod urls;
 
 use std::io::{self, Write};
@@ -25,7 +26,19 @@ struct Names {
 
 /// Compares the two files for every agent, then judges the URLs, if any.
 pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
-    let stdin = [Some(&args.old), Some(&args.new), args.urls.as_ref()]
+    if args.sources.any() {
+        return sites::run(args);
+    }
+    let (Some(old_path), Some(new_path)) = (&args.old, &args.new) else {
+        anyhow::bail!("give OLD and NEW, or robots.txt sources (see -h)");
+    };
+    if !args.as_of.is_empty() {
+        anyhow::bail!(
+            "--as-of picks the captures of robots.txt sources \
+             (--robots-dir, --robots-index, --robots-warc), not of OLD and NEW"
+        );
+    }
+    let stdin = [Some(old_path), Some(new_path), args.urls.as_ref()]
         .into_iter()
         .flatten()
         .filter(|path| path.as_os_str() == "-")
@@ -40,15 +53,15 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let agents = args.agents.resolve()?;
-    let old = read(&args.old, args.max_robots_bytes)?;
-    let new = read(&args.new, args.max_robots_bytes)?;
+    let old = read(old_path, args.max_robots_bytes)?;
+    let new = read(new_path, args.max_robots_bytes)?;
     for agent in &agents {
         warn_agent(agent, args.dialect);
     }
     // URLS is opened before anything is written, so that an error leaves
     // standard output empty.
     let urls = args.urls.as_deref().map(urls::open).transpose()?;
-    let names = Names { old: name(&args.old), new: name(&args.new) };
+    let names = Names { old: name(old_path), new: name(new_path) };
     let diffs = diff_rules(&old, &new, &agents, args.dialect);
     let rules_changed = diffs.iter().any(AgentDiff::is_changed);
     let table = args.format.table();
