@@ -19,6 +19,7 @@ mod readme;
 mod record_quirks;
 mod records;
 mod shared_flags;
+mod sitemaps;
 mod survey;
 mod usage;
 mod warc;

@@ -9,7 +9,8 @@ use robots_batch::crawl::{Assume, CrawlJudge, FetchSet, Skipped};
 use robots_batch::{Batch, BatchBuilder, Format, Layout, MatcherBuilder};
 
 use super::args::{
-    CompressArg, EmitArg, InputFormatArg, ProgressWhen, StatsFormat,
+    CompressArg, EmitArg, InputFormatArg, ProgressWhen, SitemapFlags,
+    StatsFormat,
 };
 use super::config::{warn_agent, Input};
 use super::crawlargs::{CrawlArgs, MissingArg, SourceArgs};
@@ -33,6 +34,8 @@ pub struct CrawlConfig {
     /// `--url-field` or `--url-column`, and which of the two was given.
     pub url_field: Option<String>,
     pub url_flag: Option<&'static str>,
+    /// `--sitemap-dir` and `--origin`.
+    pub sitemap: SitemapFlags,
     /// Where the rows go: this file, or standard output.
     pub output_file: Option<PathBuf>,
     /// Compress the rows so (by -o FILE's extension when not given).
@@ -220,6 +223,7 @@ impl CrawlConfig {
             input_format: args.records.input_format,
             url_field: args.records.url_field().map(str::to_string),
             url_flag: args.records.url_flag(),
+            sitemap: args.records.sitemap.clone(),
             output_file: args.report.output,
             compress: args.report.compress,
             progress: args.report.progress,

@@ -44,7 +44,6 @@ use own::OwnMatchers;
 pub use own::DEFAULT_OWN_CACHE_BYTES;
 
 pub use chunks::MAX_RECORD_BYTES;
-pub use sitemap::SitemapSource;
 
 /// The format of the records.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -117,7 +116,7 @@ pub struct Records<'m> {
     tally: Option<&'m crate::output::Counts>,
     /// Sitemaps and llms.txt: the input's name, index directory and
     /// origin.
-    sitemap: Option<&'m SitemapSource>,
+    sitemap: Option<&'m crate::sitemap::SitemapSource>,
 }
 
 /// The name of the field that says why a record is bad.
@@ -211,7 +210,7 @@ impl<'m> Records<'m> {
     /// are, and the origin of relative links.
     pub fn sitemap_source(
         &mut self,
-        source: &'m SitemapSource,
+        source: &'m crate::sitemap::SitemapSource,
     ) -> &mut Records<'m> {
         self.sitemap = Some(source);
         self

@@ -9,48 +9,12 @@
 //! the added fields; with it, each URL kept, one a line.
 
 use std::io::{self, Read};
-use std::path::PathBuf;
 use std::sync::Mutex;
 
 use super::worker::{push_value, RecordWorker, Value};
 use super::Records;
 use crate::batch::{Batch, Chunk, Chunks, Sink, Stats};
-use crate::sitemap::{Entry, Problem, Sitemap, SitemapOptions, SitemapSet};
-
-/// Where a sitemap run's input comes from and how it is read.
-#[derive(Debug, Default)]
-pub struct SitemapSource {
-    /// The input's name in the `file` field.
-    pub name: String,
-    /// `--sitemap-dir`: where an index's children are looked for.
-    pub dir: Option<PathBuf>,
-    /// The origin and limits of the reader.
-    pub options: SitemapOptions,
-    /// The children not found, as the run met them.
-    missing: Mutex<Vec<String>>,
-}
-
-impl SitemapSource {
-    /// A source named `name`, its index's children looked for in `dir`.
-    pub fn new(
-        name: &str,
-        dir: Option<PathBuf>,
-        options: SitemapOptions,
-    ) -> SitemapSource {
-        SitemapSource {
-            name: name.to_string(),
-            dir,
-            options,
-            ..Default::default()
-        }
-    }
-
-    /// The children of an index not found in the directory, each with
-    /// where it was listed and the files looked for.
-    pub fn missing(&self) -> Vec<String> {
-        self.missing.lock().map(|m| m.clone()).unwrap_or_default()
-    }
-}
+use crate::sitemap::{Entry, Problem, Sitemap, SitemapSet, SitemapSource};
 
 /// The entries of a sitemap set, as chunks of lines. An error ends the
 /// chunks, after those of the entries read before it, and is kept in
@@ -162,7 +126,7 @@ impl<'m> Records<'m> {
             set,
             chunk_size: batch.chunk_size_of(None),
             error: &mut error,
-            missing: &source.missing,
+            missing: source.missing_cell(),
             done: false,
         };
         let new_worker = || RecordWorker::new(self, 0);

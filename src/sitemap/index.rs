@@ -6,7 +6,8 @@ use std::collections::HashSet;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
-use super::{Entry, EntryKind, Problem, Sitemap, SitemapOptions};
+use super::entry::{Entry, EntryKind, Problem, SitemapOptions};
+use super::reader::Sitemap;
 
 /// How many indexes deep children are followed (the protocol allows
 /// one: an index lists sitemaps, not indexes).

@@ -49,7 +49,7 @@ fn urlset_entries_with_lines_and_lastmod() {
             "https://a.com/x?a=1&b=2|4|2024-01-02|",
             "https://a.com/c|6||",
             "|9|2024|no <loc> in the entry",
-            "not a url|10||white space or control characters in the URL",
+            "not a url|10||not an absolute http or https URL",
         ]
     );
 }

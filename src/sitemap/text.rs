@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 use std::io::{self, BufRead};
 
-use super::{check_url, Entry, EntryKind, Problem, SitemapOptions};
+use super::entry::{check_url, Entry, EntryKind, Problem, SitemapOptions};
 
 /// The entries of a text sitemap or an llms.txt.
 pub(super) struct LineEntries<'r> {

@@ -13,7 +13,7 @@ use std::io::{self, BufRead};
 use quick_xml::events::Event;
 use quick_xml::Reader;
 
-use super::{check_url, invalid, Entry, EntryKind, Problem, MAX_DEPTH};
+use super::entry::{check_url, invalid, Entry, EntryKind, Problem, MAX_DEPTH};
 
 /// The input under quick-xml: counts the bytes and lines it consumes, and
 /// bounds the bytes of one event (see [`Counted::fill_buf`]).

@@ -11,6 +11,6 @@ pub(crate) use self::input::{
     input_format, open_file, open_source_after, run_records, Endpoints,
 };
 pub(crate) use self::report::{
-    count_table, finish, kept_count, print_stats, report_dropped, run_error,
-    warn_cut_lines, Progress,
+    count_table, finish, kept_count, print_stats, report_dropped,
+    report_missing, run_error, warn_cut_lines, Progress,
 };
