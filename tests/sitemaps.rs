@@ -236,3 +236,75 @@ rbtest!(html_page_named_as_such, |_dir, _cmd| {
         cmd.args(args).assert_error()
     );
 });
+
+rbtest!(check_judges_the_urls_listed, |_dir, _cmd| {
+    let (_dir, mut cmd) = site("check_sitemaps");
+    let args = ["check", "robots.txt", "/x", "--sitemaps", "maps/pages.xml"];
+    let (out, _) = run(cmd.args(args), 1);
+    eqnice!(
+        "allowed    /x\n\
+         allowed    https://example.com/\n\
+         disallowed https://example.com/private/report.pdf\n\
+         allowed    https://example.com/private/press/launch?a=1&b=2\n\
+         allowed    https://example.com/docs/intro\n\
+         unknown    not a url (not an absolute http or https URL)\n",
+        out
+    );
+});
+
+rbtest!(lint_reports_listed_urls_the_robots_txt_blocks, |_dir, _cmd| {
+    let (dir, mut cmd) = site("lint_sitemaps");
+    let args =
+        ["lint", "--sitemap-dir", ".", "--origin", "https://example.com"];
+    let files = ["--sitemaps", "sitemap_index.xml", "llms.txt"];
+    let (out, err) = run(cmd.args(args).arg("robots.txt").args(files), 1);
+    eqnice!(
+        "robots.txt:10: sitemap-disallowed: the sitemap \
+         https://example.com/private/sitemap-old.xml is disallowed for * by \
+         line 3: Disallow: /private/\n\
+         robots.txt:11: sitemap-other-host: the sitemap \
+         https://cdn.example.net/sitemap.txt is on cdn.example.net, not on \
+         the robots.txt's host example.com\n\
+         ./maps/pages.xml:9: listed-disallowed: \
+         https://example.com/private/report.pdf is listed, and disallowed \
+         for * by line 3: Disallow: /private/\n\
+         ./maps/pages.xml:14: bad-entry: \"not a url\": not an absolute http \
+         or https URL\n\
+         sitemap_index.xml:8: bad-entry: \
+         \"https://example.com/maps/gone.xml.gz\": child sitemap not found \
+         in --sitemap-dir (by its URL's path or file name)\n\
+         llms.txt:8: listed-disallowed: https://example.com/private/notes.md \
+         is listed, and disallowed for * by line 3: Disallow: /private/\n\
+         6 findings\n\
+         groups: 2\n  line 2: * (2 rules)\n  line 6: GPTBot (1 rule)\n\
+         sitemaps: 3\n\
+         \x20 line 9: https://example.com/sitemap_index.xml\n\
+         \x20 line 10: https://example.com/private/sitemap-old.xml\n\
+         \x20 line 11: https://cdn.example.net/sitemap.txt\n\
+         crawl-delays: 0\n",
+        out
+    );
+    eqnice!(
+        "robots-batch: sitemap_index.xml: a child sitemap not found: \
+         https://example.com/maps/gone.xml.gz (listed at \
+         sitemap_index.xml:8; looked for ./maps/gone.xml.gz and \
+         ./gone.xml.gz)\n",
+        err
+    );
+    // Per agent asked, in JSON.
+    let mut json = dir.command();
+    let args = ["lint", "--format", "json", "-a", "GPTBot", "robots.txt"];
+    let (out, _) = run(json.args(args).args(["--sitemaps", "llms.txt"]), 1);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    eqnice!(
+        "[{\"agent\":\"\",\"code\":\"sitemap-other-host\",\"file\":\"robots.txt\",\
+         \"line\":11,\"message\":\"the sitemap https://cdn.example.net/sitemap.txt \
+         is on cdn.example.net, not on the robots.txt's host example.com\",\
+         \"rule\":null,\"rule_line\":null,\"url\":\"https://cdn.example.net/sitemap.txt\"},\
+         {\"agent\":\"GPTBot\",\"code\":\"listed-disallowed\",\"file\":\"llms.txt\",\
+         \"line\":7,\"message\":\"/docs/intro.md is listed, and disallowed for \
+         GPTBot by line 7: Disallow: /docs/\",\"rule\":\"Disallow: /docs/\",\
+         \"rule_line\":7,\"url\":\"/docs/intro.md\"}]",
+        report["sitemap_findings"].to_string()
+    );
+});

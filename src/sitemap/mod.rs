@@ -8,6 +8,7 @@ child sitemaps), a text sitemap (one URL a line) or an llms.txt (the
 targets of its Markdown links, made absolute against the site's origin
 when they are relative). [`SitemapSet`] reads a root sitemap and, with a
 directory to look in, the children of its index from local files.
+[`Audit`] checks what they list against the site's robots.txt.
 
 Hostile input stays in bounded memory: entities are never expanded
 (a reference to one a DTD declares makes its entry bad, not bigger), an
@@ -17,6 +18,7 @@ is cut (a text) or an error (markup), and elements may nest only
 the entries read before it.
 */
 
+mod audit;
 mod entry;
 mod index;
 mod reader;
@@ -24,6 +26,7 @@ mod source;
 mod text;
 mod xml;
 
+pub use audit::{host_of, Audit, AuditFinding};
 pub use entry::{
     check_url, Entry, EntryKind, Problem, SitemapKind, SitemapOptions,
     DEFAULT_MAX_EVENT_BYTES, MAX_DEPTH,
