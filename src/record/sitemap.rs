@@ -8,7 +8,7 @@
 //! Without `--emit`, a CSV row per entry: `url,file,line,lastmod`, then
 //! the added fields; with it, each URL kept, one a line.
 
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 use std::sync::Mutex;
 
 use super::worker::{push_value, RecordWorker, Value};
@@ -86,7 +86,8 @@ fn push_field(buf: &mut Vec<u8>, text: &[u8]) {
 fn push_entry(buf: &mut Vec<u8>, entry: &Entry) {
     push_field(buf, entry.url.as_bytes());
     let problem = entry.problem.map_or(0, |p| p as u8);
-    buf.extend_from_slice(format!("\t{problem}\t{}\t", entry.line).as_bytes());
+    // Writing to a vector cannot fail.
+    let _ = write!(buf, "\t{problem}\t{}\t", entry.line);
     push_field(buf, entry.lastmod.as_deref().unwrap_or("").as_bytes());
     buf.push(b'\t');
     push_field(buf, entry.file.as_bytes());

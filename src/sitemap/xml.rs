@@ -116,6 +116,22 @@ impl BufRead for Counted<'_> {
     }
 }
 
+/// The longest element name compared with a sitemap's own.
+const NAME_BYTES: usize = 16;
+
+/// `name` in lower case, in `buf`; a longer name than the buffer holds
+/// as it is (it is none of a sitemap's).
+fn lowered<'a>(name: &'a [u8], buf: &'a mut [u8; NAME_BYTES]) -> &'a [u8] {
+    match buf.get_mut(..name.len()) {
+        Some(lower) => {
+            lower.copy_from_slice(name);
+            lower.make_ascii_lowercase();
+            lower
+        }
+        None => name,
+    }
+}
+
 /// Which text of the entry is being read.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 enum Field {
@@ -188,8 +204,11 @@ impl<'r> XmlEntries<'r> {
     pub(super) fn next_entry(&mut self) -> io::Result<Option<Entry>> {
         while !self.ended {
             self.reader.get_mut().new_event();
-            self.buf.clear();
-            let event = match self.reader.read_event_into(&mut self.buf) {
+            // The buffer is taken out while its event is looked at, so
+            // that no event is copied.
+            let mut buf = std::mem::take(&mut self.buf);
+            buf.clear();
+            let event = match self.reader.read_event_into(&mut buf) {
                 Ok(event) => event,
                 Err(quick_xml::Error::Io(err)) => {
                     self.ended = true;
@@ -210,7 +229,6 @@ impl<'r> XmlEntries<'r> {
                     )));
                 }
             };
-            let event = event.into_owned();
             let counted = self.reader.get_mut();
             if counted.overlong() {
                 if counted.first == Some(b'<') {
@@ -223,7 +241,9 @@ impl<'r> XmlEntries<'r> {
                 }
                 counted.cut = true;
             }
-            if let Some(entry) = self.event(event)? {
+            let entry = self.event(event);
+            self.buf = buf;
+            if let Some(entry) = entry? {
                 return Ok(Some(entry));
             }
         }
@@ -231,7 +251,7 @@ impl<'r> XmlEntries<'r> {
     }
 
     /// Takes in one event; the entry it ends, if it ends one.
-    fn event(&mut self, event: Event<'static>) -> io::Result<Option<Entry>> {
+    fn event(&mut self, event: Event<'_>) -> io::Result<Option<Entry>> {
         match event {
             Event::Start(start) => {
                 self.depth += 1;
@@ -241,13 +261,15 @@ impl<'r> XmlEntries<'r> {
                         "elements nested more than {MAX_DEPTH} deep"
                     )));
                 }
-                let name = start.local_name().as_ref().to_ascii_lowercase();
-                self.open(name.as_bytes())?;
+                let mut lower = [0u8; NAME_BYTES];
+                let name = start.local_name();
+                self.open(lowered(name.as_ref().as_bytes(), &mut lower))?;
             }
             Event::Empty(start) => {
-                let name = start.local_name().as_ref().to_ascii_lowercase();
+                let mut lower = [0u8; NAME_BYTES];
                 self.depth += 1;
-                self.open(name.as_bytes())?;
+                let name = start.local_name();
+                self.open(lowered(name.as_ref().as_bytes(), &mut lower))?;
                 return self.close();
             }
             Event::End(_) => return self.close(),
