@@ -109,7 +109,7 @@ pub struct Entry {
     pub problem: Option<Problem>,
 }
 
-/// How a [`Sitemap`] reads: the limits, and the origin relative links are
+/// How a [`Sitemap`](super::Sitemap) reads: the limits, and the origin relative links are
 /// made absolute against.
 #[derive(Clone, Debug)]
 pub struct SitemapOptions {
