@@ -108,6 +108,7 @@ pub mod robots;
 mod rules;
 #[cfg(feature = "sample")]
 pub mod sample;
+pub mod sitemap;
 pub mod sniff;
 pub mod survey;
 

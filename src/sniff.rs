@@ -110,6 +110,23 @@ pub fn looks_like_robots_txt(bytes: &[u8]) -> bool {
     agents > 0 && records * 3 >= lines * 2
 }
 
+/// True when `bytes` start like an llms.txt (a Markdown file whose links
+/// list a site's pages): a first line that is a level-one heading
+/// (`# Name`), and a Markdown link (`](`) among the first [`SNIFF_BYTES`].
+///
+/// ```
+/// use robots_batch::sniff;
+///
+/// assert!(sniff::looks_like_llms_txt(b"# Docs\n\n- [Intro](/intro.md)\n"));
+/// assert!(!sniff::looks_like_llms_txt(b"https://example.com/#\n"));
+/// ```
+pub fn looks_like_llms_txt(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(SNIFF_BYTES)];
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let first = head_lines(head).next().unwrap_or(b"");
+    first.starts_with(b"# ") && memchr::memmem::find(head, b"](").is_some()
+}
+
 /// The complete lines of `bytes` (the last one dropped when the head was
 /// cut inside it), trimmed, without empty ones.
 fn head_lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> + Clone {

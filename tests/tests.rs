@@ -21,6 +21,7 @@ mod readme;
 mod record_quirks;
 mod records;
 mod shared_flags;
+mod sitemaps;
 mod survey;
 mod usage;
 mod warc;

@@ -48,6 +48,7 @@ __all__ = [
     "__version__",
     "cache_info",
     "origins",
+    "read_sitemap",
 ]
 
 #: The dialects, the default first (see the project README).
@@ -469,3 +470,27 @@ def origins(urls: Any) -> "pa.Array":
 
     [(_, column)] = _robots_batch.origins(urls)
     return pa.array(column)
+
+
+def read_sitemap(
+    path: PathLike,
+    *,
+    sitemap_dir: Optional[PathLike] = None,
+    origin: Optional[str] = None,
+) -> "pa.Table":
+    """The entries of a sitemap (XML ``urlset`` or ``sitemapindex``, text,
+    gzip- or zstd-compressed) or llms.txt, read as the command reads them:
+    a table with the columns ``url``, ``file``, ``line``, ``lastmod``,
+    ``kind`` (``"url"``, or ``"sitemap"`` for an index's child) and
+    ``error`` (why an entry has no URL to judge, else null). With
+    ``sitemap_dir``, an index's children are read from that directory (a
+    child not found is an entry with an error); with ``origin``, an
+    llms.txt's relative links are made absolute against it. The ``url``
+    column goes to :meth:`Matcher.evaluate` or :meth:`Crawl.evaluate` as
+    any other. Malformed XML or an HTML page raises ``ValueError``."""
+    columns = _robots_batch.read_sitemap(
+        os.fspath(path),
+        None if sitemap_dir is None else os.fspath(sitemap_dir),
+        origin,
+    )
+    return _record_batch(columns, table=True)

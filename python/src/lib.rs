@@ -8,6 +8,8 @@
 //! protocol), and go out the same way. Matching runs with the GIL
 //! released.
 
+mod sitemap;
+
 use std::ffi::CString;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -1380,6 +1382,7 @@ fn _robots_batch(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(origins, m)?)?;
     m.add_function(wrap_pyfunction!(fetch_origins, m)?)?;
     m.add_function(wrap_pyfunction!(read_warc, m)?)?;
+    m.add_function(wrap_pyfunction!(sitemap::read_sitemap, m)?)?;
     m.add_function(wrap_pyfunction!(default_max_robots_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(ai_agent_tokens, m)?)?;
     m.add_function(wrap_pyfunction!(ai_categories, m)?)?;

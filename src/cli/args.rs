@@ -311,8 +311,8 @@ impl ThreadArgs {
 /// command and `crawl` share.
 #[derive(Debug, clap::Args)]
 pub struct RecordInput {
-    /// What URLS holds: lines, jsonl, csv, tsv, cdxj, access-log, warc or
-    /// parquet [default: found from the content].
+    /// What URLS holds: lines, jsonl, csv, tsv, cdxj, access-log, warc,
+    /// parquet, sitemap or llms-txt [default: found from the content].
     ///
     /// lines: one URL per line. jsonl: a JSON object per line, the URL in
     /// --url-field. csv, tsv: a header, then records, the URL in the column
@@ -327,10 +327,15 @@ pub struct RecordInput {
     /// when it is a known AI crawler's token (ChatGPT-User); holding one
     /// is not enough (robots-proxy, Botanical-Garden-App are not crawlers).
     /// warc: every record with a WARC-Target-URI. parquet: the URL in
-    /// --url-column (a dotted path into struct columns). Without the flag,
-    /// an input (decompressed) starting with `WARC/1.` is warc, `PAR1`
-    /// parquet and `{` jsonl; anything else is lines, or with --url-column
-    /// csv (tsv when its header has tabs and no commas).
+    /// --url-column (a dotted path into struct columns). sitemap: an XML
+    /// sitemap's every <loc> (urlset; a sitemapindex's children with
+    /// --sitemap-dir), or a text sitemap's lines. llms-txt: every Markdown
+    /// link's target. Both come out as CSV rows `url,file,line,lastmod`
+    /// and the verdict fields, or with --emit as the URLs kept. Without
+    /// the flag, an input (decompressed) starting with `WARC/1.` is warc,
+    /// `PAR1` parquet, `{` jsonl, `<` sitemap, a `# ` heading with Markdown
+    /// links llms-txt; anything else is lines, or with --url-column csv
+    /// (tsv when its header has tabs and no commas).
     /// Records come out in their own format with the `robots_*` fields
     /// added (WARC: a CSV row per record), or with --emit unchanged.
     #[arg(long, value_name = "FORMAT")]
@@ -345,6 +350,43 @@ pub struct RecordInput {
     /// (Parquet: a dotted path into struct columns) [default: url].
     #[arg(long, value_name = "NAME", conflicts_with = "url_field")]
     pub url_column: Option<String>,
+
+    #[command(flatten)]
+    pub sitemap: SitemapFlags,
+}
+
+/// How sitemaps and llms.txt are read: the flags the default command,
+/// `crawl`, `check` and `lint` share.
+#[derive(Clone, Debug, Default, clap::Args)]
+pub struct SitemapFlags {
+    /// Read the children a sitemap index lists from DIR: each child
+    /// `https://host/a/b.xml.gz` is DIR/a/b.xml.gz, else DIR/b.xml.gz. A
+    /// child not found there is reported and gets a row (unknown), and
+    /// the run goes on. Without it, an index's children are judged as
+    /// URLs.
+    #[arg(long, value_name = "DIR")]
+    pub sitemap_dir: Option<PathBuf>,
+
+    /// The site's origin (`https://example.com`): an llms.txt's relative
+    /// links are made absolute against it (without it they are paths from
+    /// the root), and lint compares the hosts of Sitemap: lines with it.
+    #[arg(long, value_name = "URL")]
+    pub origin: Option<String>,
+}
+
+impl SitemapFlags {
+    /// The source of a sitemap run over the input `name`.
+    pub fn source(&self, name: &str) -> robots_batch::sitemap::SitemapSource {
+        let options = robots_batch::sitemap::SitemapOptions {
+            origin: self.origin.clone(),
+            ..Default::default()
+        };
+        robots_batch::sitemap::SitemapSource::new(
+            name,
+            self.sitemap_dir.clone(),
+            options,
+        )
+    }
 }
 
 impl RecordInput {
@@ -382,6 +424,10 @@ pub enum InputFormatArg {
     Warc,
     /// Parquet files.
     Parquet,
+    /// XML or text sitemaps.
+    Sitemap,
+    /// llms.txt.
+    LlmsTxt,
 }
 
 impl InputFormatArg {
@@ -397,6 +443,8 @@ impl InputFormatArg {
             InputFormatArg::AccessLog => RecordFormat::AccessLog,
             InputFormatArg::Warc => RecordFormat::Warc,
             InputFormatArg::Parquet => RecordFormat::Parquet,
+            InputFormatArg::Sitemap => RecordFormat::Sitemap,
+            InputFormatArg::LlmsTxt => RecordFormat::LlmsTxt,
         })
     }
 }

@@ -12,7 +12,8 @@ use robots_batch::{
 };
 
 use crate::cli::args::{
-    CompressArg, EmitArg, InputFormatArg, ProgressWhen, StatsFormat,
+    CompressArg, EmitArg, InputFormatArg, ProgressWhen, SitemapFlags,
+    StatsFormat,
 };
 use crate::cli::input::{read_head, Compression};
 use crate::cli::Args;
@@ -99,6 +100,8 @@ pub struct RecordArgs {
     pub url_field: Option<String>,
     /// Which of the two was given.
     pub url_flag: Option<&'static str>,
+    /// `--sitemap-dir` and `--origin`.
+    pub sitemap: SitemapFlags,
     /// `--explain`.
     pub explain: bool,
     /// `--usage`: each agent's usage preferences follow its verdict.
@@ -153,6 +156,7 @@ impl Config {
             format: args.records.input_format,
             url_field: args.records.url_field().map(String::from),
             url_flag: args.records.url_flag(),
+            sitemap: args.records.sitemap.clone(),
             explain: args.output.explain,
             usage: args.output.usage,
             table_flags: args.output.syntax.format.is_some()

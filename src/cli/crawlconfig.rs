@@ -11,7 +11,8 @@ use robots_batch::crawl::{
 use robots_batch::{Batch, BatchBuilder, Format, Layout, MatcherBuilder};
 
 use super::args::{
-    CompressArg, EmitArg, InputFormatArg, ProgressWhen, StatsFormat,
+    CompressArg, EmitArg, InputFormatArg, ProgressWhen, SitemapFlags,
+    StatsFormat,
 };
 use super::config::{warn_agent, Input};
 use super::crawlargs::{CrawlArgs, DatedDir, MissingArg, SourceArgs};
@@ -37,6 +38,8 @@ pub struct CrawlConfig {
     pub url_flag: Option<&'static str>,
     /// `--at-fetch-time`, with `--time-field` when given.
     pub at_fetch_time: Option<Option<String>>,
+    /// `--sitemap-dir` and `--origin`.
+    pub sitemap: SitemapFlags,
     /// Where the rows go: this file, or standard output.
     pub output_file: Option<PathBuf>,
     /// Compress the rows so (by -o FILE's extension when not given).
@@ -243,6 +246,7 @@ impl CrawlConfig {
                 .time
                 .at_fetch_time
                 .then(|| args.time.time_field.clone()),
+            sitemap: args.records.sitemap.clone(),
             output_file: args.report.output,
             compress: args.report.compress,
             progress: args.report.progress,

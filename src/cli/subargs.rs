@@ -38,6 +38,7 @@ EXAMPLES:
   robots-batch check -a GPTBot --explain robots.txt /press/ /cart/
   robots-batch check -a GPTBot --usage --explain robots.txt /press/
   robots-batch check --agents ai:data-scrapers robots.txt /press/
+  robots-batch check robots.txt --sitemaps sitemap.xml.gz
   robots-batch check --spec-test robots.txt https://example.com/x FooBot";
 
 /// `robots-batch check`: the verdicts of a few URLs given as arguments.
@@ -58,8 +59,17 @@ pub struct CheckArgs {
     pub robots: PathBuf,
 
     /// The URLs (with --spec-test: one URL, then the agent).
-    #[arg(value_name = "URL", required = true)]
+    #[arg(value_name = "URL", required_unless_present = "sitemaps")]
     pub urls: Vec<String>,
+
+    /// Also judge every URL these sitemaps (XML, text, gzip) or llms.txt
+    /// files list, after the URLs given; an entry without a URL prints
+    /// `unknown` and why.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub sitemaps: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub sitemap: super::args::SitemapFlags,
 
     #[command(flatten)]
     pub agents: super::AgentArgs,
@@ -103,6 +113,15 @@ OUTPUT:
   invalid-token, shadowed-rule, non-standard-directive, unknown-directive,
   line-too-long, bom, html, over-parse-limit.
 
+  With --sitemaps, the findings of the sitemaps follow, each
+  `FILE:LINE: CODE: message` (FILE the robots.txt for its Sitemap: lines):
+  listed-disallowed (a URL listed that an agent may not fetch, with the
+  deciding line), bad-entry (an entry without a URL), sitemap-disallowed
+  (a Sitemap: URL an agent may not fetch), sitemap-other-host (a Sitemap:
+  URL on a host other than --origin's, or without it the first Sitemap:
+  line's). In JSON, `sitemap_findings` (file, line, code, agent, url,
+  rule_line, rule, message).
+
 EXIT CODES:
   0  nothing to fix
   1  at least one finding
@@ -110,7 +129,9 @@ EXIT CODES:
 
 EXAMPLES:
   robots-batch lint robots.txt
-  robots-batch lint --format json robots.txt | jq '.findings[]'";
+  robots-batch lint --format json robots.txt | jq '.findings[]'
+  robots-batch lint robots.txt --sitemaps sitemap.xml.gz llms.txt
+  robots-batch lint --agents ai --sitemap-dir site/ robots.txt --sitemaps site/sitemap_index.xml";
 
 /// `robots-batch lint`: what a site owner should fix in a robots.txt.
 #[derive(Debug, Parser)]
@@ -132,6 +153,18 @@ pub struct LintArgs {
     /// human (the default) or json.
     #[arg(long, value_name = "FORMAT", default_value = "human")]
     pub format: LintFormat,
+
+    /// Also read these sitemaps (XML, text, gzip) or llms.txt files, the
+    /// local copies of what the Sitemap: lines list, and report each URL
+    /// listed that an agent may not fetch.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub sitemaps: Vec<PathBuf>,
+
+    #[command(flatten)]
+    pub agents: super::AgentArgs,
+
+    #[command(flatten)]
+    pub sitemap: super::args::SitemapFlags,
 
     /// Which dialect decides whether a rule can ever decide.
     #[arg(long, value_name = "DIALECT", default_value_t = Dialect::Rfc9309)]

@@ -6,6 +6,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use robots_batch::sitemap::{Problem, Sitemap, SitemapSet};
 use robots_batch::{robots::WarningKind, usage::Category, Matcher, Usage};
 
 use crate::cli::{read_robots, warn_agent, warn_not_robots_txt, CheckArgs};
@@ -24,6 +25,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     } else {
         (args.agents.resolve()?, &args.urls)
     };
+    let listed = listed(urls, &args)?;
     let robots = read_robots(&args.robots, args.max_robots_bytes)?;
     warn_not_robots_txt(&args.robots, &robots);
     for warning in robots.warnings() {
@@ -46,7 +48,17 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         let usage =
             args.usage.then(|| Usage::select(&robots, agent, args.dialect));
         let mut scratch = matcher.scratch();
-        for url in urls {
+        for (url, problem) in listed.iter().map(|(u, p)| (u, *p)) {
+            if let Some(problem) = problem {
+                all_allowed = false;
+                let mut line = format!("{:<10} ", "unknown");
+                if let Some(width) = width {
+                    line.push_str(&format!("{agent:<width$} "));
+                }
+                line.push_str(&format!("{url} ({})", problem.reason()));
+                writeln!(out, "{line}").context("failed to write output")?;
+                continue;
+            }
             let verdict = matcher.verdict(url.as_bytes(), &mut scratch);
             all_allowed &= verdict.is_allowed();
             let mut line = format!("{:<10} ", verdict.name());
@@ -93,4 +105,33 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     }
     out.flush().context("failed to write output")?;
     Ok(if all_allowed { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// The URLs to judge: those given, then those the sitemaps list, each
+/// with why it has no URL to judge, if it has none.
+fn listed(
+    urls: &[String],
+    args: &CheckArgs,
+) -> anyhow::Result<Vec<(String, Option<Problem>)>> {
+    let mut listed: Vec<_> = urls.iter().map(|u| (u.clone(), None)).collect();
+    let source = args.sitemap.source("");
+    for path in &args.sitemaps {
+        let name = path.display().to_string();
+        let file = std::fs::File::open(path)
+            .with_context(|| format!("failed to open {name}"))?;
+        let read = |err| {
+            anyhow::Error::new(err).context(format!("failed to read {name}"))
+        };
+        let root =
+            Sitemap::open(file, &name, &source.options).map_err(read)?;
+        let mut set =
+            SitemapSet::new(root, source.dir.as_deref(), &source.options);
+        while let Some(entry) = set.next_entry().map_err(read)? {
+            listed.push((entry.url, entry.problem));
+        }
+        if let Some(first) = set.missing().first() {
+            message!("{name}: a child sitemap not found: {first}");
+        }
+    }
+    Ok(listed)
 }

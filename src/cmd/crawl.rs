@@ -13,8 +13,8 @@ use robots_batch::{output::Counts, Stats};
 
 use super::shared::{
     count_table, finish, input_format, kept_count, open_file,
-    open_source_after, print_stats, report_dropped, run_error, run_records,
-    warn_cut_lines, Endpoints, Progress,
+    open_source_after, print_stats, report_dropped, report_missing, run_error,
+    run_records, warn_cut_lines, Endpoints, Progress,
 };
 use crate::cli::{open_output, output_compression, CrawlConfig};
 
@@ -176,7 +176,9 @@ fn judge_records(
         );
     }
     let counts = Counts::new(judge.agents().len());
+    let source = config.sitemap.source(&name);
     let mut records = Records::crawl(format, judge);
+    records.sitemap_source(&source);
     if let Some(ref field) = config.url_field {
         records.url_field(field);
     }
@@ -206,7 +208,9 @@ fn judge_records(
             (true, Some(_)) => Some(&kept),
         },
     };
-    let stats = run_records(&records, &config.batch, target, rows.emit)?;
+    let stats = run_records(&records, &config.batch, target, rows.emit);
+    report_missing(&name, &source);
+    let stats = stats?;
     finish(&name, &stats, rows.emit, config.stats, start);
     report_dropped(&name, "records", &stats, rows.emit, true);
     Ok(exit_code(rows.emit, &stats))

@@ -7,7 +7,9 @@ their own format with the verdicts added, or kept or dropped unchanged.
 cuts the input into chunks of whole records (where its parser ends them:
 `chunks.rs`), judges the chunks on the [`Batch`](crate::Batch)'s threads and hands
 them to the sink in input order, as the pipeline of bare URL lines does.
-WARC files are read one record after another (see [`Records::run_warc`]).
+WARC files are read one record after another (see [`Records::run_warc`]);
+sitemaps and llms.txt entry after entry, in chunks of their own
+([`Records::run_sitemap`]).
 
 Every record gets a row. A record without a URL (a line that is not
 JSON, a missing field, a `null`, a number) is a *bad record*: its verdict
@@ -33,6 +35,7 @@ mod json;
 mod own;
 mod parquet;
 mod run;
+mod sitemap;
 mod tally;
 mod warc;
 mod warc_emit;
@@ -64,6 +67,11 @@ pub enum RecordFormat {
     /// Parquet files: the URL in a named column (a dotted path into struct
     /// columns), read and written by row groups.
     Parquet,
+    /// Sitemaps: XML (`urlset`, `sitemapindex`) or text, every URL listed
+    /// (see [`crate::sitemap`]).
+    Sitemap,
+    /// llms.txt: every Markdown link's target.
+    LlmsTxt,
 }
 
 impl RecordFormat {
@@ -77,6 +85,8 @@ impl RecordFormat {
             RecordFormat::AccessLog => "access-log",
             RecordFormat::Warc => "warc",
             RecordFormat::Parquet => "parquet",
+            RecordFormat::Sitemap => "sitemap",
+            RecordFormat::LlmsTxt => "llms-txt",
         }
     }
 }
@@ -110,6 +120,9 @@ pub struct Records<'m> {
     /// the column that holds each record's fetch time (empty for WARC and
     /// CDXJ, whose records carry theirs); `None`: no time is read.
     time_field: Option<Vec<String>>,
+    /// Sitemaps and llms.txt: the input's name, index directory and
+    /// origin.
+    sitemap: Option<&'m crate::sitemap::SitemapSource>,
 }
 
 /// The name of the field that says why a record is bad.
@@ -156,6 +169,7 @@ impl<'m> Records<'m> {
             columns: vec![],
             tally: None,
             time_field: None,
+            sitemap: None,
         };
         records.columns = records.columns();
         records
@@ -227,6 +241,16 @@ impl<'m> Records<'m> {
     /// agent may fetch), unchanged; bad records match neither.
     pub fn emit(&mut self, allowed: Option<bool>) -> &mut Records<'m> {
         self.emit = allowed;
+        self
+    }
+
+    /// Sitemaps and llms.txt: the input's name, where an index's children
+    /// are, and the origin of relative links.
+    pub fn sitemap_source(
+        &mut self,
+        source: &'m crate::sitemap::SitemapSource,
+    ) -> &mut Records<'m> {
+        self.sitemap = Some(source);
         self
     }
 

@@ -42,6 +42,9 @@ impl<'m> Records<'m> {
                 RecordFormat::Csv => (Framing::Csv(b','), b','),
                 RecordFormat::Tsv => (Framing::Tsv, b'\t'),
                 RecordFormat::Warc => return self.run_warc(rdr, sink),
+                RecordFormat::Sitemap | RecordFormat::LlmsTxt => {
+                    return self.run_sitemap(batch, rdr, sink)
+                }
                 RecordFormat::Parquet => return Err(invalid(
                     "Parquet is read from a file (see Records::run_parquet)"
                         .to_string(),

@@ -342,6 +342,9 @@ impl<'m> RecordWorker<'_, 'm> {
                 let url = parsed.map(|(target, _)| target);
                 self.access_line(record, text, &agent, url, stats, out);
             }
+            RecordFormat::Sitemap | RecordFormat::LlmsTxt => {
+                self.sitemap_line(record, stats, out);
+            }
             _ => {}
         }
     }

@@ -1,6 +1,7 @@
 //! The default command on records (`--input-format` other than `lines`):
 //! JSON Lines, CSV, TSV, CDXJ, access logs and WARC files, written back in
-//! their own format with the verdicts added, or filtered with `--emit`.
+//! their own format with the verdicts added, or filtered with `--emit`;
+//! sitemaps and llms.txt as CSV rows, or their URLs kept.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -11,7 +12,8 @@ use robots_batch::{output::Counts, Stats, Usage};
 use crate::cli::args::InputFormatArg;
 use crate::cli::{Config, Output};
 use crate::cmd::shared::{
-    count_table, finish, kept_count, report_dropped, run_records, Endpoints,
+    count_table, finish, kept_count, report_dropped, report_missing,
+    run_records, Endpoints,
 };
 
 /// Runs the records of the input, of `format`; `read` are the first
@@ -50,7 +52,9 @@ pub fn run(
         Output::Count | Output::Plain | Output::Table(_) => None,
     };
     let counts = Counts::new(config.matchers.len());
+    let source = rf.sitemap.source(&name);
     let mut records = Records::new(format, &config.matchers, &config.agents);
+    records.sitemap_source(&source);
     if let Some(ref field) = rf.url_field {
         records.url_field(field);
     }
@@ -96,7 +100,9 @@ pub fn run(
             _ => None,
         },
     };
-    let stats = run_records(&records, &config.batch, target, emit)?;
+    let stats = run_records(&records, &config.batch, target, emit);
+    report_missing(&name, &source);
+    let stats = stats?;
     finish(&name, &stats, emit, config.stats, start);
     report_dropped(&name, "records", &stats, emit, false);
     // With --emit, grep's exit code: 1 when no record had the verdict.

@@ -235,7 +235,9 @@ pub(crate) fn input_format(
         },
         InputFormatArg::Lines
         | InputFormatArg::Warc
-        | InputFormatArg::AccessLog => {
+        | InputFormatArg::AccessLog
+        | InputFormatArg::Sitemap
+        | InputFormatArg::LlmsTxt => {
             let how = match given {
                 Some(_) => "given",
                 None => "found from its first bytes",
@@ -262,11 +264,15 @@ pub(crate) fn format_name(format: InputFormatArg) -> &'static str {
         InputFormatArg::Tsv => "tsv",
         InputFormatArg::Cdxj => "cdxj",
         InputFormatArg::Parquet => "parquet",
+        InputFormatArg::Sitemap => "sitemap",
+        InputFormatArg::LlmsTxt => "llms-txt",
     }
 }
 
 /// The format of `input` from its first bytes (decompressed): `WARC/1.`
-/// is warc, `PAR1` parquet, `{` jsonl, anything else lines. Of standard
+/// is warc, `PAR1` parquet, `{` jsonl, `<` sitemap (an HTML page too, for
+/// the sitemap reader to name it), an llms.txt llms-txt, anything else
+/// lines. Of standard
 /// input, the bytes read to find out are returned, to be read again; and
 /// the first bytes, decompressed.
 pub(crate) fn detect(
@@ -296,6 +302,10 @@ pub(crate) fn detect(
         InputFormatArg::Parquet
     } else if text.starts_with(b"{") {
         InputFormatArg::Jsonl
+    } else if text.starts_with(b"<") {
+        InputFormatArg::Sitemap
+    } else if sniff::looks_like_llms_txt(&head) {
+        InputFormatArg::LlmsTxt
     } else {
         InputFormatArg::Lines
     };

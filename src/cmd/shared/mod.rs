@@ -12,6 +12,6 @@ pub(crate) use self::input::{
     Endpoints,
 };
 pub(crate) use self::report::{
-    count_table, finish, kept_count, print_stats, report_dropped, run_error,
-    warn_cut_lines, Progress,
+    count_table, finish, kept_count, print_stats, report_dropped,
+    report_missing, run_error, warn_cut_lines, Progress,
 };

@@ -325,3 +325,18 @@ pub(crate) fn report_dropped(
         why.join(", ")
     );
 }
+
+/// Says which children of a sitemap index were not found in
+/// `--sitemap-dir` (each has a row of its own, unknown).
+pub(crate) fn report_missing(
+    name: &str,
+    source: &robots_batch::sitemap::SitemapSource,
+) {
+    let missing = source.missing();
+    let Some(first) = missing.first() else { return };
+    let more = match missing.len() {
+        1 => String::new(),
+        n => format!(" (the first of {n})"),
+    };
+    message!("{name}: a child sitemap not found{more}: {first}");
+}
