@@ -18,15 +18,18 @@ robots.txt fetch, with RFC 9309's rules for fetch statuses and redirects.
 
 from __future__ import annotations
 
+import datetime
 import os
 from typing import (
     TYPE_CHECKING,
     Any,
     Iterable,
     List,
+    Mapping,
     NamedTuple,
     Optional,
     Sequence,
+    Tuple,
     Union,
 )
 
@@ -44,6 +47,7 @@ __all__ = [
     "CrawlVerdict",
     "Explanation",
     "Matcher",
+    "Time",
     "UsagePrefs",
     "__version__",
     "cache_info",
@@ -107,20 +111,33 @@ class CrawlVerdict(NamedTuple):
     verdict: str
     #: ``rule``, ``no-matching-rule``, ``no-group``, ``implicit-robots-txt``,
     #: ``status-4xx``, ``status-5xx``, ``redirect-limit``,
-    #: ``redirect-missing``, ``no-robots`` or ``no-host``.
+    #: ``redirect-missing``, ``no-robots`` or ``no-host``; with dated
+    #: captures, ``before-first`` (a URL older than every capture, under
+    #: ``before_first="unknown"``), ``no-time`` (a fetch time that could
+    #: not be read), or any reason with ``;before-first`` after it when the
+    #: earliest capture, made after the URL's time, judged it.
     reason: str
 
 
 class CrawlExplanation(NamedTuple):
-    """A crawl-log verdict with its source (:meth:`Crawl.explain`)."""
+    """A crawl-log verdict with its source (:meth:`Crawl.explain`), in the
+    order of the command's ``crawl --explain`` columns."""
 
     verdict: str
     reason: str
     #: The fetch that decided (after redirects): its origin or host.
     robots: Optional[str]
+    #: When that capture was made (RFC 3339, UTC), if its date says.
+    capture: Optional[str]
     #: The deciding rule's line number and text, when a rule decided.
     line: Optional[int]
     rule: Optional[str]
+
+
+#: A fetch time: RFC 3339 (``"2024-06-01T12:00:00Z"``), a day
+#: (``"2024-06-01"``), a 14-digit WARC or CDX timestamp, an int of seconds
+#: since 1970, or a ``datetime``/``date`` (naive ones are UTC).
+Time = Union[str, int, "datetime.datetime", "datetime.date", None]
 
 
 def _record_batch(columns: list, table: bool) -> Any:
@@ -141,35 +158,92 @@ def _is_stream_only(obj: Any) -> bool:
     )
 
 
-def _evaluate(evaluate: Any, urls: Any, column: str, **options: Any) -> Any:
+def _evaluate(
+    evaluate: Any,
+    urls: Any,
+    column: str,
+    times: Any = None,
+    time_column: Optional[str] = None,
+    **options: Any,
+) -> Any:
     """Runs an Arrow evaluation over an array, a chunked array, a record
-    batch or a table (of which ``column`` holds the URLs), with the
-    ``options`` of the evaluation (``explain``...)."""
+    batch or a table (of which ``column`` holds the URLs, and
+    ``time_column`` the fetch times if given), with the ``options`` of the
+    evaluation (``explain``...); ``times``, one per URL, go with them."""
     import pyarrow as pa
 
-    if isinstance(urls, (pa.RecordBatch, pa.Table)):
-        urls = urls.column(column)
-    elif _is_stream_only(urls):
+    if time_column is not None and times is not None:
+        raise ValueError("give times= or time_column=, not both")
+    if _is_stream_only(urls):
         # A stream of arrays (a Polars Series) or of record batches (a
-        # Polars DataFrame, a DuckDB relation), read into a chunked array.
+        # Polars DataFrame, a DuckDB relation), read into a table or a
+        # chunked array.
         urls = pa.chunked_array(urls)
         if pa.types.is_struct(urls.type):
-            field = urls.type.field(column)
-            urls = pa.chunked_array(
-                [chunk.field(column) for chunk in urls.chunks], type=field.type
-            )
+            urls = pa.Table.from_struct_array(urls)
+    if isinstance(urls, (pa.RecordBatch, pa.Table)):
+        if time_column is not None:
+            times = urls.column(time_column)
+        urls = urls.column(column)
+    elif time_column is not None:
+        raise ValueError("time_column= names a column of a table or record batch of URLs")
     elif isinstance(urls, (list, tuple)):
         urls = pa.array(urls, type=pa.binary() if any(
             isinstance(u, bytes) for u in urls) else pa.string())
     if pa.types.is_dictionary(getattr(urls, "type", None) or pa.null()):
         urls = urls.cast(urls.type.value_type)
+    if times is not None:
+        times = _times(times)
+        options["times"] = times
     if isinstance(urls, pa.ChunkedArray):
-        parts = [evaluate(chunk, **options) for chunk in urls.chunks]
+        parts = []
+        at = 0
+        for chunk in urls.chunks:
+            if times is not None:
+                options["times"] = times.slice(at, len(chunk))
+                at += len(chunk)
+            parts.append(evaluate(chunk, **options))
         if not parts:
+            if times is not None:
+                options["times"] = times.slice(0, 0)
             parts = [evaluate(pa.array([], type=urls.type), **options)]
         tables = [_record_batch(p, table=True) for p in parts]
         return pa.concat_tables(tables)
     return _record_batch(evaluate(urls, **options), table=False)
+
+
+def _times(times: Any) -> Any:
+    """Fetch times as one Arrow array (from a chunked array or a Polars
+    Series) or a list of Python times (:data:`Time`, each read on its own,
+    so that one that is no time gives its URL ``no-time``), sliceable
+    beside the URLs' chunks."""
+    import pyarrow as pa
+
+    if isinstance(times, pa.ChunkedArray):
+        return times.combine_chunks() if times.num_chunks != 1 else times.chunk(0)
+    if isinstance(times, pa.Array):
+        return times
+    if _is_stream_only(times):
+        return _times(pa.chunked_array(times))
+    if isinstance(times, str):
+        raise TypeError("times must be one time per URL, not one str")
+    return _PyTimes(list(times))
+
+
+class _PyTimes:
+    """A list of Python times, sliced as an Arrow array is."""
+
+    def __init__(self, values: List[Any]) -> None:
+        self.values = values
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def __iter__(self) -> Any:
+        return iter(self.values)
+
+    def slice(self, start: int, length: int) -> "_PyTimes":
+        return _PyTimes(self.values[start:start + length])
 
 
 class Matcher:
@@ -309,6 +383,15 @@ def _struct_arrays(obj: Any) -> List[Any]:
     return [obj]
 
 
+def _dirs(robots_dir: Any) -> Tuple[Optional[str], List[Tuple[Any, str]]]:
+    """An undated directory, and dated ones as (date, path) pairs."""
+    if robots_dir is None:
+        return None, []
+    if isinstance(robots_dir, Mapping):
+        return None, [(date, os.fspath(d)) for date, d in robots_dir.items()]
+    return os.fspath(robots_dir), []
+
+
 def _paths(paths: Union[None, PathLike, Sequence[PathLike]]) -> List[str]:
     if paths is None:
         return []
@@ -323,7 +406,9 @@ class Crawl:
     The fetches come from any of the command's sources, together:
 
     :param robots_dir: a directory of ``<host>.txt`` files, each the
-        robots.txt of ``<host>``, fetched with status 200.
+        robots.txt of ``<host>``, fetched with status 200; or a mapping of
+        dates (:data:`Time`) to such directories, each file a capture made
+        at its directory's date (the command's ``--robots-dir DATE=DIR``).
     :param robots_index: JSON Lines files (gzip allowed) of fetches:
         ``{"url": ".../robots.txt", "status": 200, "body": "..."}``, with
         ``body_base64`` or ``location`` where needed.
@@ -333,14 +418,33 @@ class Crawl:
         or ``origin``, ``status`` (0 or None: unreachable), ``body`` (bytes
         or str) and ``location``; or the same as Arrow (a RecordBatch, a
         Table or a struct array with those fields), read without a Python
-        object per fetch. Of several fetches of one origin, the last one
-        given is kept (the first one, for Arrow input).
+        object per fetch. A fetch may have a ``date``, when it was made
+        (:data:`Time`; in Arrow, a string, timestamp, date or integer
+        column): every dated capture of an origin is kept, and which one
+        judges a URL is chosen as below. Of two fetches of one origin at
+        one instant (or two undated), the last one given counts (the first
+        one, for Arrow input, where rows repeating a fetch count once). A
+        date that is no date raises ``ValueError`` naming the fetch.
 
     The policy for fetch results follows RFC 9309 by default: a 4xx allows
     everything (``on_4xx``; 401 and 403 by ``on_401_403``), a 5xx, a 429 or
     no answer disallows everything (``on_5xx``), up to ``max_redirects``
     redirects are followed within the fetches given, and a URL whose origin
     has no fetch is ``unknown`` (or ``on_missing``).
+
+    Which capture of an origin judges a URL, as the command's ``crawl``
+    chooses: by default the newest; with ``as_of`` (a :data:`Time`; a day
+    alone stands for its end), for every URL the newest capture at or
+    before that instant; with ``at_fetch_time=True``, each URL at its own
+    fetch time, given as ``times=`` to :meth:`verdicts`, :meth:`explain`
+    and :meth:`evaluate` (which then require it): the newest capture at
+    or before that time. The Crawl then keeps every capture's body, where
+    by default it keeps only the newest. A URL older than every capture of
+    its origin is judged by the earliest, its reason followed by
+    ``;before-first``, or with ``before_first="unknown"`` is ``unknown``
+    (reason ``before-first``). A URL whose time cannot be read (None, a
+    value that is no time) is ``unknown``, reason ``no-time``; it never
+    raises.
 
     Compiled matchers are kept in a cache bounded by ``cache_bytes``: by
     default 256 MiB, or six times the bodies given (``fetches``,
@@ -373,7 +477,7 @@ class Crawl:
     def __init__(
         self,
         *,
-        robots_dir: Optional[PathLike] = None,
+        robots_dir: Union[None, PathLike, Mapping[Time, PathLike]] = None,
         robots_index: Union[None, PathLike, Sequence[PathLike]] = None,
         robots_warc: Union[None, PathLike, Sequence[PathLike]] = None,
         fetches: Optional[Iterable[Any]] = None,
@@ -388,6 +492,9 @@ class Crawl:
         max_robots_bytes: int = DEFAULT_MAX_ROBOTS_BYTES,
         cache_bytes: Optional[int] = None,
         shared_cache: bool = True,
+        as_of: Time = None,
+        at_fetch_time: bool = False,
+        before_first: str = "earliest",
     ) -> None:
         sources = (robots_dir, robots_index, robots_warc, fetches)
         if all(source is None for source in sources):
@@ -404,7 +511,7 @@ class Crawl:
             agents,
             dialect,
             engine,
-            None if robots_dir is None else os.fspath(robots_dir),
+            *_dirs(robots_dir),
             _paths(robots_index),
             _paths(robots_warc),
             fetches,
@@ -417,11 +524,39 @@ class Crawl:
             max_robots_bytes,
             cache_bytes,
             shared_cache,
+            as_of,
+            at_fetch_time,
+            before_first,
         )
 
     def __len__(self) -> int:
-        """How many fetches the crawl knows."""
+        """How many sites (origins and hosts) have a robots.txt fetch, each
+        counted once however many dated captures it has
+        (:attr:`captures` counts those)."""
         return len(self._inner)
+
+    @property
+    def captures(self) -> int:
+        """How many captures of their robots.txt the sites hold together:
+        ``len(crawl)`` when each has one."""
+        return self._inner.captures
+
+    @property
+    def as_of(self) -> Optional[str]:
+        """The instant every URL is judged as of (RFC 3339, UTC), if one
+        is."""
+        return self._inner.as_of
+
+    @property
+    def at_fetch_time(self) -> bool:
+        """Whether each URL is judged at its own fetch time (``times=``)."""
+        return self._inner.at_fetch_time
+
+    @property
+    def before_first(self) -> str:
+        """``earliest`` or ``unknown``: what a URL older than every capture
+        of its origin gets."""
+        return self._inner.before_first
 
     @property
     def agents(self) -> List[str]:
@@ -434,32 +569,68 @@ class Crawl:
         return self._inner.cache_bytes
 
     def verdicts(
-        self, urls: Iterable[URL], agent: Optional[str] = None
+        self,
+        urls: Iterable[URL],
+        agent: Optional[str] = None,
+        *,
+        times: Optional[Iterable[Time]] = None,
     ) -> List[Optional[CrawlVerdict]]:
-        """Each URL's :class:`CrawlVerdict` (None for None)."""
+        """Each URL's :class:`CrawlVerdict` (None for None); with
+        ``at_fetch_time``, each fetched at its time of ``times`` (a list or
+        an Arrow array, one per URL)."""
         return [
             None if v is None else CrawlVerdict._make(v)
-            for v in self._inner.verdicts(urls, agent)
+            for v in self._inner.verdicts(urls, agent, _list_times(times))
         ]
 
     def explain(
-        self, urls: Iterable[URL], agent: Optional[str] = None
+        self,
+        urls: Iterable[URL],
+        agent: Optional[str] = None,
+        *,
+        times: Optional[Iterable[Time]] = None,
     ) -> List[Optional[CrawlExplanation]]:
-        """Each URL's :class:`CrawlExplanation` (None for None)."""
+        """Each URL's :class:`CrawlExplanation` (None for None), at
+        ``times`` as :meth:`verdicts`."""
         return [
             None if e is None else CrawlExplanation._make(e)
-            for e in self._inner.explain(urls, agent)
+            for e in self._inner.explain(urls, agent, _list_times(times))
         ]
 
     def evaluate(
-        self, urls: Any, *, column: str = "url", explain: bool = False
+        self,
+        urls: Any,
+        *,
+        column: str = "url",
+        explain: bool = False,
+        times: Any = None,
+        time_column: Optional[str] = None,
     ) -> "Union[pa.RecordBatch, pa.Table]":
         """The Arrow form, as :meth:`Matcher.evaluate`: ``verdict`` and
-        ``reason`` columns, and with ``explain`` ``robots``, ``line`` and
-        ``rule``; ``<agent>``, ``<agent>_reason``... for several agents."""
+        ``reason`` columns, and with ``explain`` ``robots``, ``capture``,
+        ``line`` and ``rule``; ``<agent>``, ``<agent>_reason``... for
+        several agents. With ``at_fetch_time``, each URL's time comes from
+        ``times`` (an Arrow array, chunked array or list, one per URL) or
+        the ``time_column`` of a table or record batch of URLs: strings,
+        timestamps, dates or integers of seconds."""
         return _evaluate(
-            self._inner.evaluate_arrow, urls, column, explain=explain
+            self._inner.evaluate_arrow,
+            urls,
+            column,
+            times=times,
+            time_column=time_column,
+            explain=explain,
         )
+
+
+def _list_times(times: Any) -> Any:
+    """Times for the list form: Arrow arrays as they are (read without a
+    Python object each), a chunked array combined, anything else a list."""
+    if times is None or isinstance(times, str) or hasattr(times, "__arrow_c_array__"):
+        return times
+    if _is_stream_only(times) or hasattr(times, "combine_chunks"):
+        return _times(times)
+    return list(times)
 
 
 def origins(urls: Any) -> "pa.Array":

@@ -58,14 +58,35 @@ def _table(fetches: Any) -> Any:
     return fetches
 
 
-def evaluate(judge: Judge, urls: Any, explain: bool, usage: bool) -> Any:
+def timed(judge: Judge, times: bool) -> None:
+    """Checks that ``judge`` judges at fetch time exactly when the engine
+    gives times (``times``): a Crawl with ``at_fetch_time=True``."""
+    at_fetch_time = isinstance(judge, Crawl) and judge.at_fetch_time
+    if times and not at_fetch_time:
+        raise ValueError(
+            "fetch times judge each URL by the capture in effect then: they "
+            "need a Crawl with at_fetch_time=True (fetches=... builds one)"
+        )
+    if at_fetch_time and not times:
+        raise ValueError(
+            "the Crawl judges each URL at its fetch time "
+            "(at_fetch_time=True): give the times too"
+        )
+
+
+def evaluate(
+    judge: Judge, urls: Any, explain: bool, usage: bool, times: Any = None
+) -> Any:
     """The judge's result columns for an Arrow array (or chunked array) of
     URLs, as one Arrow column: the column itself when there is one (a
     Matcher's ``verdict`` for one agent), else a struct of them all, null
-    where the URL is."""
+    where the URL is. ``times``, one per URL, go to a Crawl that judges at
+    fetch time."""
     import pyarrow as pa
 
     options = {"explain": explain}
+    if times is not None:
+        options["times"] = times
     if usage:
         if isinstance(judge, Crawl):
             raise ValueError("usage=True needs a Matcher: a Crawl has no usage form")
@@ -99,4 +120,7 @@ def empty(judge: Judge, explain: bool, usage: bool) -> Any:
     result, which the engines' functions declare ahead of the data."""
     import pyarrow as pa
 
-    return evaluate(judge, pa.array([], type=pa.string()), explain, usage)
+    times = None
+    if isinstance(judge, Crawl) and judge.at_fetch_time:
+        times = pa.array([], type=pa.string())
+    return evaluate(judge, pa.array([], type=pa.string()), explain, usage, times)

@@ -13,11 +13,11 @@ from __future__ import annotations
 import os
 import threading
 import warnings
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import DEFAULT_MAX_ROBOTS_BYTES, Crawl, PathLike, _paths, _robots_batch
 
-__all__ = ["JudgeSpec", "Verdicts", "count", "expand_agents", "SWISS_AI_AGENTS"]
+__all__ = ["JudgeSpec", "Verdicts", "count", "expand_agents", "timed_spec", "SWISS_AI_AGENTS"]
 
 #: The 15 agents of the Swiss AI (Apertus) robots.txt filter, in their
 #: order: the versioned CCBot tokens and ``*`` included, so that
@@ -89,6 +89,17 @@ def _check_readable(path: str, what: str, directory: bool = False) -> None:
         f.read(1)
 
 
+#: The explanation columns of an adapter, by their offset among each
+#: agent's columns of :meth:`Crawl.evaluate` (verdict, reason, robots,
+#: capture, line, rule).
+EXPLAIN_OFFSETS = (
+    (2, "robots_source"),
+    (3, "robots_capture"),
+    (4, "robots_line"),
+    (5, "robots_rule"),
+)
+
+
 class Verdicts:
     """One batch's verdicts, row by row, under the policy's ``on_missing``.
 
@@ -97,8 +108,9 @@ class Verdicts:
     origin, or no URL to judge); ``reason``: the Crawl's reason of the
     deciding agent (the first disallowed one, else the first), or
     ``no-url`` (null or absent) / ``not-a-string`` for a value that is not
-    a URL string. With ``on_missing="disallow"`` an unjudged row is
-    disallowed to every agent, with ``"allow"`` allowed, its reason kept.
+    a URL string. With ``on_missing="disallow"`` an unjudged row (no-time
+    and before-first ones too) is disallowed to every agent, with
+    ``"allow"`` allowed, its reason kept.
     """
 
     def __init__(self, agents: List[str], result: Any, bad: Dict[int, str],
@@ -183,7 +195,8 @@ class Verdicts:
         """The columns an Arrow adapter adds: ``robots_verdict``,
         ``robots_reason``, ``disallowed_user_agents``; with ``explain``
         (the Crawl judged with ``explain=True``) the deciding agent's
-        ``robots_source`` (the fetch after redirects), ``robots_line`` and
+        ``robots_source`` (the fetch after redirects), ``robots_capture``
+        (when that capture was made), ``robots_line`` and
         ``robots_rule``."""
         import pyarrow as pa
         import pyarrow.compute as pc
@@ -195,7 +208,7 @@ class Verdicts:
         ]
         if explain:
             pick = pa.array(self._deciding, pa.int8())
-            for offset, name in ((2, "robots_source"), (3, "robots_line"), (4, "robots_rule")):
+            for offset, name in EXPLAIN_OFFSETS:
                 per_agent = [
                     _flat(self.table.column(a * self._width + offset))
                     for a in range(len(self.agents))
@@ -217,13 +230,17 @@ class JudgeSpec:
     host (with its port, if the domain has one) is the domain exactly, as
     the snapshot is looked up by the URL's netloc; not to its subdomains. A
     row whose content is null is no fetch.
+
+    Dated captures are chosen as :class:`Crawl` chooses them: ``as_of``,
+    ``before_first``, and ``at_fetch_time`` (which the adapters set when
+    given the column or field of each document's fetch time).
     """
 
     def __init__(
         self,
         agents: Union[str, Sequence[str]],
         *,
-        robots_dir: Optional[PathLike] = None,
+        robots_dir: Any = None,
         robots_index: Union[None, PathLike, Sequence[PathLike]] = None,
         robots_warc: Union[None, PathLike, Sequence[PathLike]] = None,
         fetches: Any = None,
@@ -237,6 +254,9 @@ class JudgeSpec:
         max_redirects: int = 5,
         max_robots_bytes: int = DEFAULT_MAX_ROBOTS_BYTES,
         cache_bytes: Optional[int] = None,
+        as_of: Any = None,
+        before_first: str = "earliest",
+        at_fetch_time: bool = False,
     ) -> None:
         self.agents = expand_agents(agents)
         self.policy: Dict[str, Any] = dict(
@@ -249,8 +269,16 @@ class JudgeSpec:
             max_redirects=max_redirects,
             max_robots_bytes=max_robots_bytes,
             cache_bytes=cache_bytes,
+            as_of=as_of,
+            before_first=before_first,
+            at_fetch_time=at_fetch_time,
         )
-        self.robots_dir = None if robots_dir is None else os.fspath(robots_dir)
+        # A directory, or dates mapped to directories (dated captures).
+        self.robots_dir: Any = robots_dir
+        if isinstance(robots_dir, Mapping):
+            self.robots_dir = {date: os.fspath(d) for date, d in robots_dir.items()}
+        elif robots_dir is not None:
+            self.robots_dir = os.fspath(robots_dir)
         self.robots_index = _paths(robots_index)
         self.robots_warc = _paths(robots_warc)
         self.robots_parquet = _paths(robots_parquet)
@@ -271,7 +299,10 @@ class JudgeSpec:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             Crawl(fetches=[], agents=self.agents, **self.policy)
-        if self.robots_dir is not None:
+        if isinstance(self.robots_dir, dict):
+            for path in self.robots_dir.values():
+                _check_readable(path, "robots_dir", directory=True)
+        elif self.robots_dir is not None:
             _check_readable(self.robots_dir, "robots_dir", directory=True)
         for path in self.robots_index:
             _check_readable(path, "robots_index")
@@ -323,12 +354,32 @@ class JudgeSpec:
                 **self.policy,
             )
 
-    def judge(self, urls: Any, explain: bool = False) -> Verdicts:
+    def judge(self, urls: Any, explain: bool = False, times: Any = None) -> Verdicts:
         """The verdicts of a batch of URLs: a Python list (any values: a
-        non-string is ``unknown``, ``not-a-string``) or an Arrow array."""
+        non-string is ``unknown``, ``not-a-string``) or an Arrow array;
+        with ``at_fetch_time``, fetched at ``times`` (a list or an Arrow
+        array, one per URL: a time that cannot be read is ``unknown``,
+        ``no-time``)."""
         array, bad = _url_array(urls)
-        result = self.crawl().evaluate(array, explain=explain)
+        result = self.crawl().evaluate(array, explain=explain, times=times)
         return Verdicts(self.agents, result, bad, self.policy["on_missing"])
+
+
+def timed_spec(
+    agents: Union[str, Sequence[str]],
+    time_name: Optional[str],
+    option: str,
+    options: Dict[str, Any],
+) -> JudgeSpec:
+    """The spec of an adapter whose option ``option`` (``time_column``,
+    ``time_key``...) names where each document's fetch time is: given, the
+    URLs are judged at those times."""
+    if "at_fetch_time" in options:
+        raise TypeError(
+            f"give {option}= (where each document's fetch time is), which "
+            "judges each URL at it, rather than at_fetch_time="
+        )
+    return JudgeSpec(agents, at_fetch_time=time_name is not None, **options)
 
 
 def _url_array(urls: Any) -> Tuple[Any, Dict[int, str]]:
@@ -373,7 +424,7 @@ def _null_rows(array: Any) -> List[int]:
 
 
 #: The reasons of a row no robots.txt judged, which the stats count.
-UNJUDGED = ("no-url", "not-a-string", "no-host", "no-robots")
+UNJUDGED = ("no-url", "not-a-string", "no-host", "no-robots", "no-time", "before-first")
 
 
 def count(verdicts: Verdicts) -> Dict[str, int]:

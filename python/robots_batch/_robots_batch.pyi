@@ -7,6 +7,8 @@ __version__: str
 _URL = Union[str, bytes, bytearray, memoryview, None]
 _Agents = Union[str, Sequence[str]]
 _Columns = List[Tuple[str, "ArrowColumn"]]
+# A time: RFC 3339, a day, a 14-digit timestamp, int seconds, a datetime or date.
+_Time = Any
 
 class ArrowColumn:
     def __arrow_c_array__(self, requested_schema: Any = None) -> Tuple[Any, Any]: ...
@@ -56,6 +58,7 @@ class Crawl:
         dialect: str,
         engine: str,
         robots_dir: Optional[str],
+        dated_dirs: List[Tuple[_Time, str]],
         robots_index: List[str],
         robots_warc: List[str],
         fetches: Optional[Iterable[Any]],
@@ -68,19 +71,36 @@ class Crawl:
         max_robots_bytes: int,
         cache_bytes: Optional[int],
         shared_cache: bool,
+        as_of: _Time,
+        at_fetch_time: bool,
+        before_first: str,
     ) -> None: ...
     def __len__(self) -> int: ...
     @property
     def agents(self) -> List[str]: ...
     @property
     def cache_bytes(self) -> int: ...
+    @property
+    def captures(self) -> int: ...
+    @property
+    def as_of(self) -> Optional[str]: ...
+    @property
+    def at_fetch_time(self) -> bool: ...
+    @property
+    def before_first(self) -> str: ...
     def verdicts(
-        self, urls: Iterable[_URL], agent: Optional[str] = None
+        self, urls: Iterable[_URL], agent: Optional[str] = None, times: Any = None
     ) -> List[Optional[Tuple[str, str]]]: ...
     def explain(
-        self, urls: Iterable[_URL], agent: Optional[str] = None
-    ) -> List[Optional[Tuple[str, str, Optional[str], Optional[int], Optional[str]]]]: ...
-    def evaluate_arrow(self, urls: Any, explain: bool = False) -> _Columns: ...
+        self, urls: Iterable[_URL], agent: Optional[str] = None, times: Any = None
+    ) -> List[
+        Optional[
+            Tuple[str, str, Optional[str], Optional[str], Optional[int], Optional[str]]
+        ]
+    ]: ...
+    def evaluate_arrow(
+        self, urls: Any, explain: bool = False, times: Any = None
+    ) -> _Columns: ...
 
 def cache_info() -> Tuple[int, int]: ...
 def origins(urls: Any) -> _Columns: ...

@@ -24,7 +24,7 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 from datatrove.data import Document
 from datatrove.pipeline.filters.base_filter import BaseFilter
 
-from ._judge import JudgeSpec, count
+from ._judge import count, timed_spec
 
 __all__ = ["RobotsFilter"]
 
@@ -48,7 +48,8 @@ class RobotsFilter(BaseFilter):
         whose host is that domain, over http and https); and the policy:
         ``dialect``, ``engine``, ``on_4xx``, ``on_401_403``, ``on_5xx``,
         ``on_missing``, ``max_redirects``, ``max_robots_bytes``,
-        ``cache_bytes``, as :class:`robots_batch.Crawl`.
+        ``cache_bytes``, ``as_of``, ``before_first``, as
+        :class:`robots_batch.Crawl`.
     :param on_missing (in options): a URL whose origin has no robots.txt, or a document
         with no URL string: ``None`` (the default) keeps it as ``unknown``,
         ``"allow"`` keeps it, ``"disallow"`` drops it as disallowed to
@@ -56,8 +57,16 @@ class RobotsFilter(BaseFilter):
         ``robots_disallowed``, ``robots_unknown``, and the documents not
         judged by a robots.txt by why: ``robots_no-url`` (no URL, or null),
         ``robots_not-a-string``, ``robots_no-host`` (not a URL),
-        ``robots_no-robots`` (no robots.txt for its origin).
+        ``robots_no-robots`` (no robots.txt for its origin),
+        ``robots_no-time`` (no fetch time that could be read, with
+        ``time_key``), ``robots_before-first`` (older than every capture,
+        under ``before_first="unknown"``).
     :param url_key: the metadata key of the URL.
+    :param time_key: the metadata key of the document's fetch time (a str
+        such as ``2024-06-01T12:00:00Z`` or a 14-digit timestamp, an int of
+        seconds, a datetime): each URL is then judged by the capture of its
+        origin in effect at that time (``at_fetch_time``), and a document
+        whose time cannot be read is ``unknown``, ``no-time``.
     :param mode: ``"filter"`` (the default) or ``"tag"``.
     :param exclusion_writer: a datatrove writer for the dropped documents.
     :param batch_size: documents judged per call.
@@ -74,6 +83,7 @@ class RobotsFilter(BaseFilter):
         agents: Union[str, Sequence[str]],
         *,
         url_key: str = "url",
+        time_key: Optional[str] = None,
         mode: str = "filter",
         exclusion_writer: Any = None,
         batch_size: int = 4096,
@@ -82,8 +92,9 @@ class RobotsFilter(BaseFilter):
         super().__init__(exclusion_writer, batch_size)
         if mode not in ("filter", "tag"):
             raise ValueError(f'mode must be "filter" or "tag", not {mode!r}')
-        self.spec = JudgeSpec(agents, **options)
+        self.spec = timed_spec(agents, time_key, "time_key", options)
         self.url_key = url_key
+        self.time_key = time_key
         self.mode = mode
 
     @property
@@ -97,7 +108,10 @@ class RobotsFilter(BaseFilter):
 
     def filter_batch(self, batch: List[Document]) -> List[Union[bool, Tuple[bool, str]]]:
         key = self.url_key
-        verdicts = self.spec.judge([doc.metadata.get(key) for doc in batch])
+        times = None
+        if self.time_key is not None:
+            times = [doc.metadata.get(self.time_key) for doc in batch]
+        verdicts = self.spec.judge([doc.metadata.get(key) for doc in batch], times=times)
         keep_all = self.mode == "tag"
         out: List[Union[bool, Tuple[bool, str]]] = []
         for doc, verdict, agents in zip(batch, verdicts.verdict, verdicts.disallowed()):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Optional, Union
 
-from . import _dataframes
+from . import Crawl, _dataframes
 from ._dataframes import Judge
 
 __all__ = ["register"]
@@ -32,6 +32,7 @@ def register(
     fetches: Any = None,
     explain: bool = False,
     usage: bool = False,
+    time_type: str = "TIMESTAMP",
     **options: Any,
 ) -> Any:
     """Registers ``name(url VARCHAR)`` on the DuckDB connection ``con``;
@@ -51,6 +52,15 @@ def register(
     URL gets NULL. The judge is compiled once, here; DuckDB hands the
     function a vector of up to 2,048 URLs at a time, matched without the
     GIL (converting the vector and the result still takes it).
+
+    A Crawl that judges each URL at its own fetch time
+    (``at_fetch_time=True``, in ``options`` or the Crawl given) makes the
+    function ``name(url VARCHAR, fetched time_type)``: ``time_type`` is
+    ``TIMESTAMP`` (UTC; a ``DATE`` is cast to it) by default, or
+    ``TIMESTAMPTZ``, ``VARCHAR`` (RFC 3339, 14-digit timestamps) or
+    ``BIGINT`` (seconds since 1970). A NULL or unreadable time gives
+    ``unknown``, reason ``no-time``. ``as_of`` and ``before_first`` go to
+    the Crawl as its other options do.
     """
     import pyarrow as pa
 
@@ -59,6 +69,23 @@ def register(
     # return type, so that the two cannot disagree.
     column = _dataframes.empty(judge, explain, usage)
     [return_type] = con.from_arrow(pa.table({"v": column})).types
+
+    if isinstance(judge, Crawl) and judge.at_fetch_time:
+
+        def timed_udf(urls: Any, times: Any) -> Any:
+            return _dataframes.evaluate(judge, urls, explain, usage, times)
+
+        # A NULL time comes in (DuckDB would make the result NULL): its URL
+        # is unknown, no-time, as everywhere else.
+        con.create_function(
+            name,
+            timed_udf,
+            ["VARCHAR", time_type],
+            return_type,
+            type="arrow",
+            null_handling="special",
+        )
+        return con
 
     def udf(urls: Any) -> Any:
         return _dataframes.evaluate(judge, urls, explain, usage)

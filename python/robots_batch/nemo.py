@@ -16,7 +16,7 @@ those two classes, not on NeMo Curator itself. See docs/PIPELINES.md.
 
 from __future__ import annotations
 
-from typing import Any, List, Sequence, Tuple, Union
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
 try:
     from nemo_curator.stages.base import ProcessingStage
@@ -26,7 +26,7 @@ except ImportError as e:  # pragma: no cover - depends on the environment
         "robots_batch.nemo needs NeMo Curator (pip install nemo-curator)"
     ) from e
 
-from ._judge import JudgeSpec, count
+from ._judge import count, timed_spec
 
 __all__ = ["RobotsStage"]
 
@@ -41,7 +41,10 @@ class RobotsStage(ProcessingStage[DocumentBatch, DocumentBatch]):
 
     ``agents`` and ``options`` (sources and policy) are those of
     :class:`robots_batch.datatrove.RobotsFilter`, checked at construction;
-    ``url_field`` is the column of the URLs. :meth:`setup` builds the judge
+    ``url_field`` is the column of the URLs; ``time_field``, if given, the
+    column of each document's fetch time (strings, timestamps, dates or
+    integers of seconds), at which its URL is then judged (a time that
+    cannot be read: ``unknown``, ``no-time``). :meth:`setup` builds the judge
     once per worker; the stage pickles as its options. The counts of
     ``robots_allowed``, ``robots_disallowed``, ``robots_unknown`` and of
     the unjudged rows by reason go to the stage's custom metrics.
@@ -54,17 +57,22 @@ class RobotsStage(ProcessingStage[DocumentBatch, DocumentBatch]):
         agents: Union[str, Sequence[str]],
         *,
         url_field: str = "url",
+        time_field: Optional[str] = None,
         mode: str = "filter",
         **options: Any,
     ) -> None:
         if mode not in ("filter", "tag"):
             raise ValueError(f'mode must be "filter" or "tag", not {mode!r}')
-        self.spec = JudgeSpec(agents, **options)
+        self.spec = timed_spec(agents, time_field, "time_field", options)
         self.url_field = url_field
+        self.time_field = time_field
         self.mode = mode
 
     def inputs(self) -> Tuple[List[str], List[str]]:
-        return ["data"], [self.url_field]
+        fields = [self.url_field]
+        if self.time_field is not None:
+            fields.append(self.time_field)
+        return ["data"], fields
 
     def outputs(self) -> Tuple[List[str], List[str]]:
         return ["data"], list(COLUMNS)
@@ -82,7 +90,13 @@ class RobotsStage(ProcessingStage[DocumentBatch, DocumentBatch]):
             urls = table.column(self.url_field)
         else:
             urls = pa.nulls(table.num_rows, pa.string())
-        verdicts = self.spec.judge(urls)
+        times = None
+        if self.time_field is not None:
+            if self.time_field in table.column_names:
+                times = table.column(self.time_field)
+            else:
+                times = pa.nulls(table.num_rows, pa.string())
+        verdicts = self.spec.judge(urls, times=times)
         for name, column in verdicts.columns():
             if name in table.column_names:
                 table = table.drop_columns([name])

@@ -34,7 +34,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from typing import Any, Iterator, List, Optional, Sequence, Union
+from typing import Any, Iterator, List, Optional, Sequence, Tuple, Union
 
 import pyarrow as pa
 
@@ -61,7 +61,7 @@ def verdict_fields(
     agents = [agents] if isinstance(agents, str) else list(agents)
     if crawl:
         names = ["verdict", "reason"] + (
-            ["robots", "line", "rule"] if explain else []
+            ["robots", "capture", "line", "rule"] if explain else []
         )
     else:
         names = ["verdict"] + (
@@ -141,6 +141,9 @@ def with_verdicts(
     cache_bytes: Optional[int] = None,
     strategy: str = "auto",
     broadcast_bytes: Optional[int] = None,
+    as_of: Any = None,
+    before_first: str = "earliest",
+    time_column: Optional[str] = None,
 ) -> Any:
     """``df`` with verdict columns for the URLs in ``url_column``.
 
@@ -155,18 +158,28 @@ def with_verdicts(
       robots.txt's URL; another URL is a capture, which counts where a
       redirect leads to it) or ``origin``
       (``https://example.com``), ``status`` (an integer; 0 or null: no
-      answer), ``body`` (binary or string) and ``location`` (for 3xx); a
-      ``date`` column, if present, keeps the latest fetch of an origin
-      (:func:`fetches_from_warc` reads Common Crawl's WARC files into one).
-      Adds ``verdict`` (``allowed``/``disallowed``/``unknown``) and
-      ``reason``, and with ``explain`` ``robots``, ``line``, ``rule``, as
+      answer), ``body`` (binary or string) and ``location`` (for 3xx); and
+      ``date``, when each was made (a string such as
+      ``2024-06-01T12:00:00Z`` or a 14-digit timestamp, a timestamp, a date
+      or an integer of seconds), if there are several captures of an
+      origin: every capture is kept (:func:`fetches_from_warc` reads Common
+      Crawl's WARC files into such a table). Adds ``verdict``
+      (``allowed``/``disallowed``/``unknown``) and ``reason``, and with
+      ``explain`` ``robots``, ``capture``, ``line``, ``rule``, as
       :meth:`Crawl.evaluate`, under the fetch policy given (RFC 9309's by
-      default). URLs are joined to their origin's fetch (and the fetches
+      default). The newest capture of an origin judges its URLs; with
+      ``as_of``, the newest at or before that date; with ``time_column``
+      (a column of ``df``: strings, timestamps, dates or integers of
+      seconds), the newest at or before each URL's own fetch time, a time
+      that cannot be read giving ``unknown``, ``no-time``. A URL older than
+      every capture gets the earliest (reason ``...;before-first``), or
+      with ``before_first="unknown"`` is ``unknown``. URLs are joined to their origin's fetch (and the fetches
       its redirects lead to, up to ``max_redirects``) by one of two
       ``strategy``:
 
       - ``"broadcast"``: the fetches are collected to the driver as Arrow,
-        with no shuffle, one per origin (and per capture) is kept there,
+        with no shuffle, one per origin and date (and per capture of
+        another URL) is kept there,
         and the table is broadcast; each executor's Python worker builds one
         :class:`Crawl` of them, once, and judges its batches of URLs in
         place, about 130,000 rows at a time (an origin's URLs met in one
@@ -201,6 +214,13 @@ def with_verdicts(
         )
     if usage and robots is None:
         raise ValueError("usage=True needs robots= (not yet fetches=)")
+    if robots is not None and (as_of is not None or time_column is not None):
+        raise ValueError(
+            "as_of= and time_column= choose among dated captures of "
+            "fetches=: one robots= has none"
+        )
+    if time_column is not None and time_column not in df.columns:
+        raise ValueError(f"the DataFrame has no column {time_column!r}")
     agent_list = [agents] if isinstance(agents, str) else list(agents)
     for name in (_ORIGIN, _CHAIN, _KIND):
         if name in df.columns:
@@ -225,10 +245,14 @@ def with_verdicts(
         max_redirects=max_redirects,
         max_robots_bytes=max_robots_bytes,
         cache_bytes=cache_bytes,
+        as_of=as_of,
+        before_first=before_first,
+        at_fetch_time=time_column is not None,
     )
     Crawl(fetches=[], **policy)
     return _with_fetches(
-        df, fetches, url_column, policy, explain, strategy, broadcast_bytes
+        df, fetches, (url_column, time_column), policy, explain, strategy,
+        broadcast_bytes,
     )
 
 
@@ -281,8 +305,27 @@ def _fetch_table(fetches: Any) -> Any:
          else F.lit(None).cast("string")).alias("location"),
     ]
     if "date" in fetches.columns:
-        cols.append(F.col("date").cast("string").alias("date"))
+        cols.append(_date_string(fetches.schema["date"].dataType).alias("date"))
     return fetches.select(*cols), at == "origin"
+
+
+def _date_string(kind: Any) -> Any:
+    """The ``date`` column as strings the library reads, whatever its Spark
+    type: an instant as its seconds since 1970 (a string of a timestamp
+    would be in the session's time zone), a timestamp without a zone or a
+    date as written (read as UTC)."""
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as T
+
+    date = F.col("date")
+    name = type(kind).__name__
+    if isinstance(kind, T.TimestampType):
+        return date.cast("long").cast("string")
+    if name == "TimestampNTZType":  # pyspark 3.4 and later
+        return F.date_format(date, "yyyy-MM-dd'T'HH:mm:ss")
+    if isinstance(kind, T.DateType):
+        return F.date_format(date, "yyyy-MM-dd")
+    return date.cast("string")
 
 
 # A fetch of an origin's robots.txt (of its path exactly, without a query),
@@ -312,33 +355,39 @@ def _keys_of(fetches: Any, origin_form: bool) -> List[Any]:
 
 def _first_per_key(table: pa.Table, origin_form: bool) -> pa.Table:
     """:func:`_keyed` on the driver, over a table of fetch rows already
-    there: one fetch per key, chosen as the Spark window chooses it, in
-    the columns the Crawl reads (:func:`_fetch_columns`). The choice is
-    made on the keys alone and the chosen rows taken once: the bodies,
-    most of the table, are copied once at most, and not at all when every
-    row is chosen."""
+    there: one fetch per key and date, chosen as the Spark window chooses
+    it, in the columns the Crawl reads (:func:`_fetch_columns`). The
+    choice is made on the keys alone and the chosen rows taken once: the
+    bodies, most of the table, are copied once at most, and not at all
+    when every row is chosen."""
     import pyarrow.compute as pc
 
     origin, _, key = _keys_of(table, origin_form)
+    dated = "date" in table.column_names
     # Rows without an origin sort last (False before True) and are left.
-    order = [("lost", "ascending"), ("key", "ascending")]
-    if "date" in table.column_names:
-        # Nulls sort last in both directions (every pyarrow's default; 25
-        # deprecates saying so for all keys at once): the undated come after.
-        order.append(("date", "descending"))
+    same = ["key", "date"] if dated else ["key"]
+    order = [("lost", "ascending")] + [(c, "ascending") for c in same]
     order += [(c, "ascending") for c in ("status", "location", "body")]
     keys = pa.table(
         {"lost": pc.is_null(origin), "key": key}
         | {c: table.column(c) for c, _ in order[2:]}
     )
     sorted_ = pc.sort_indices(keys, sort_keys=order)
-    kept = keys.select(["lost", "key"]).take(sorted_)
+    kept = keys.select(["lost"] + same).take(sorted_)
     first = pc.invert(kept.column("lost").combine_chunks())
     if len(kept):
-        key_sorted = kept.column("key").combine_chunks()
-        changed = pc.not_equal(key_sorted.slice(1), key_sorted.slice(0, len(kept) - 1))
+        # A row whose key or date differs from the row before it.
+        changed = pa.array([False] * (len(kept) - 1), pa.bool_())
+        for name in same:
+            column = kept.column(name).combine_chunks()
+            after, before = column.slice(1), column.slice(0, len(kept) - 1)
+            differs = pc.not_equal(after, before)
+            # Null beside a value differs; two nulls do not.
+            nulls = pc.not_equal(pc.is_null(after), pc.is_null(before))
+            differs = pc.or_(pc.fill_null(differs, False), nulls)
+            changed = pc.or_(changed, differs)
         first = pc.and_(
-            first, pa.concat_arrays([pa.array([True]), changed.fill_null(True)])
+            first, pa.concat_arrays([pa.array([True]), changed])
         )
     chosen = sorted_.filter(first)
     if len(chosen) < table.num_rows:
@@ -347,21 +396,24 @@ def _first_per_key(table: pa.Table, origin_form: bool) -> pa.Table:
         )
     own = pc.equal(key, origin)
     none = pa.nulls(table.num_rows, pa.string())
-    return pa.table({
+    columns = {
         "origin": pc.if_else(own, origin, none),
         "url": pc.if_else(own, none, key),
         "status": table.column("status"),
         "body": table.column("body"),
         "location": table.column("location"),
-    })
+    }
+    if dated:
+        columns["date"] = table.column("date")
+    return pa.table(columns)
 
 
 def _keyed(f: Any, origin_form: bool) -> Any:
-    """One row per fetch key: ``origin`` (the fetch's origin), ``key``
-    (the origin for a robots.txt, the URL for a capture of another URL,
-    which counts only where a redirect leads), ``target`` (the origin a
-    redirect points to), the fetch's columns, the latest by date where
-    there are dates, else the first by status, location and body."""
+    """One row per fetch key and date: ``origin`` (the fetch's origin),
+    ``key`` (the origin for a robots.txt, the URL for a capture of another
+    URL, which counts only where a redirect leads), ``target`` (the origin
+    a redirect points to), the fetch's columns (its ``date`` among them,
+    if given), the first by status, location and body."""
     from pyspark.sql import functions as F
     from pyspark.sql import Window
     from pyspark.sql.types import StringType, StructField, StructType
@@ -382,16 +434,16 @@ def _keyed(f: Any, origin_form: bool) -> Any:
             )
 
     f = f.mapInArrow(keys, keyed_schema).where(F.col("origin").isNotNull())
-    order = [F.col("date").desc_nulls_last()] if "date" in f.columns else []
-    order += [F.col(c).asc_nulls_last() for c in ("status", "location", "body")]
-    first = Window.partitionBy("key").orderBy(*order)
+    order = [F.col(c).asc_nulls_last() for c in ("status", "location", "body")]
+    same = ["key", "date"] if "date" in f.columns else ["key"]
+    first = Window.partitionBy(*same).orderBy(*order)
     f = f.withColumn("_n", F.row_number().over(first)).where("_n = 1")
-    return f.drop("_n", *(["date"] if "date" in f.columns else []))
+    return f.drop("_n")
 
 
-def _fetch_columns() -> List[Any]:
+def _fetch_columns(dated: bool) -> List[Any]:
     """A keyed fetch row as the Crawl reads it: a robots.txt by its
-    origin, a capture by its URL."""
+    origin, a capture by its URL; with its date, if ``dated``."""
     from pyspark.sql import functions as F
 
     own = F.col("key") == F.col("origin")
@@ -401,7 +453,7 @@ def _fetch_columns() -> List[Any]:
         F.col("status"),
         F.col("body"),
         F.col("location"),
-    ]
+    ] + ([F.col("date")] if dated else [])
 
 
 # Of an auto choice: the most bytes of fetches broadcast, unless
@@ -430,7 +482,7 @@ def _broadcast_limit(spark: Any, broadcast_bytes: Optional[int]) -> int:
 def _with_fetches(
     df: Any,
     fetches: Any,
-    url_column: str,
+    columns: Tuple[str, Optional[str]],
     policy: dict,
     explain: bool,
     strategy: str,
@@ -451,8 +503,8 @@ def _with_fetches(
         # Collected as they are, with no shuffle and no Python pass in
         # Spark: the driver keeps one per key in Arrow.
         table = _first_per_key(_collect_arrow(f), origin_form)
-        return _broadcast(df, table, url_column, policy, explain)
-    return _partition(df, _keyed(f, origin_form), url_column, policy, explain)
+        return _broadcast(df, table, columns, policy, explain)
+    return _partition(df, _keyed(f, origin_form), columns, policy, explain)
 
 
 # The Crawl of this process (the executor's Python worker) built from a
@@ -510,7 +562,7 @@ def _collect_arrow(f: Any) -> pa.Table:
 def _broadcast(
     df: Any,
     table: pa.Table,
-    url_column: str,
+    columns: Tuple[str, Optional[str]],
     policy: dict,
     explain: bool,
 ) -> Any:
@@ -534,13 +586,15 @@ def _broadcast(
     # Read on the driver, now: the workers get these with the closure.
     gather = (_GATHER_ROWS, _GATHER_BYTES)
 
+    url_column, time_column = columns
+
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         crawl = _broadcast_crawl(token, fetches, policy)
         for group in _gathered(batches, url_column, *gather):
-            urls = [b.column(url_column) for b in group]
             result = crawl.evaluate(
-                urls[0] if len(urls) == 1 else pa.concat_arrays(urls),
+                _joined(group, url_column),
                 explain=explain,
+                times=None if time_column is None else _joined(group, time_column),
             )
             at = 0
             for batch in group:
@@ -548,6 +602,12 @@ def _broadcast(
                 at += batch.num_rows
 
     return df.mapInArrow(run, schema)
+
+
+def _joined(batches: List[pa.RecordBatch], column: str) -> Any:
+    """The column ``column`` of ``batches``, as one array."""
+    arrays = [b.column(column) for b in batches]
+    return arrays[0] if len(arrays) == 1 else pa.concat_arrays(arrays)
 
 
 # Of the broadcast path: a worker judges Spark's Arrow batches (10,000
@@ -583,15 +643,15 @@ def _gathered(
 def _partition(
     df: Any,
     f: Any,
-    url_column: str,
+    columns: Tuple[str, Optional[str]],
     policy: dict,
     explain: bool,
 ) -> Any:
     from pyspark.sql import functions as F
     from pyspark.sql.types import StringType, StructField, StructType
 
-
-    fetch = F.struct(*_fetch_columns())
+    url_column, time_column = columns
+    fetch = F.struct(*_fetch_columns("date" in f.columns))
     own = f.select(F.col("origin").alias(_ORIGIN), fetch.alias("fetch"))
 
     # The fetches a verdict may need besides its origin's own (and its
@@ -688,7 +748,8 @@ def _partition(
                     **policy,
                 )
                 urls = own.column(url_column)
-                result = crawl.evaluate(urls, explain=explain)
+                times = None if time_column is None else own.column(time_column)
+                result = crawl.evaluate(urls, explain=explain, times=times)
                 own = pa.RecordBatch.from_arrays(
                     [own.column(n) for n in names], names=names
                 )
@@ -728,10 +789,10 @@ def fetches_from_warc(
 
     Each path must be readable by the executors as a local file (a
     shared file system, or copied there first: the reader takes no
-    ``s3://`` URL). Of several captures of one URL in a file, the latest
-    is kept, as ``robots-batch crawl --robots-warc`` does; across files,
-    ``with_verdicts`` keeps the latest by ``date``. A task holds one file's
-    fetches at a time.
+    ``s3://`` URL). Every dated capture of a robots.txt is a row, as
+    ``robots-batch crawl --robots-warc`` keeps them all; ``with_verdicts``
+    judges by the newest, as of a date, or at each URL's fetch time. A
+    task holds one file's fetches at a time.
     """
     from pyspark.sql.types import (
         BinaryType, IntegerType, StringType, StructField, StructType,

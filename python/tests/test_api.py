@@ -357,7 +357,7 @@ def test_crawl_applies_the_fetch_policy():
         ("allowed", "no-robots"), ("disallowed", "rule"),
     ]
     e = c.explain(["http://ok.com/x"])[0]
-    assert e == ("disallowed", "rule", "https://ok.com", 2, "Disallow: /x")
+    assert e == ("disallowed", "rule", "https://ok.com", None, 2, "Disallow: /x")
 
 
 def test_crawl_takes_only_robots_txt_captures_as_robots_txt():
@@ -504,7 +504,7 @@ def test_crawl_equals_the_command(binary, tmp_path):
     assert len(rows) == len(urls) == got.num_rows
     cols = {name: got.column(name).to_pylist() for name in got.schema.names}
     for i, row in enumerate(rows):
-        mine = [cols["verdict"][i], cols["reason"][i], cols["robots"][i], cols["line"][i], cols["rule"][i]]
+        mine = [cols[c][i] for c in ("verdict", "reason", "robots", "capture", "line", "rule")]
         assert [("" if v is None else str(v)) for v in mine] == row[1:], row
 
 

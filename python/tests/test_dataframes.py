@@ -4,6 +4,7 @@ command, null, non-ASCII and bad URLs included; and docs/PYTHON.md's examples
 as written. Each engine's tests skip where it is not installed."""
 
 import csv
+import datetime
 import io
 import json
 import os
@@ -343,3 +344,81 @@ def test_the_readme_examples_run_as_written(monkeypatch):
     assert scope["why"].columns == ["verdict", "line", "rule", "group", "reason"]
     judged = scope["con"].sql("SELECT judged(url).verdict, judged(url).reason FROM urls").fetchall()
     assert sorted(judged, key=str) == [("allowed", "rule"), ("disallowed", "rule"), (None, None)]
+    # Dated captures.
+    assert [tuple(v) for v in scope["newest"]] == [("disallowed", "rule")]
+    assert [tuple(v) for v in scope["in_march"]] == [("allowed", "rule")]
+    assert [(e.verdict, e.reason, e.capture) for e in scope["then"]] == [
+        ("allowed", "rule", "2024-01-01T00:00:00Z"), ("disallowed", "rule", "2024-06-01T00:00:00Z"),
+        ("allowed", "rule;before-first", "2024-01-01T00:00:00Z")]
+    assert scope["docs"]["robots"].to_list() == [
+        {"verdict": "allowed", "reason": "rule"}, {"verdict": "disallowed", "reason": "rule"}]
+
+
+# --- dated captures ---
+
+
+def test_polars_time_column_judges_each_url_at_its_fetch_time():
+    pl = _polars()
+    from test_captures import FETCHES
+    from robots_batch.polars import verdicts
+
+    df = pl.DataFrame({
+        "link": ["https://a.com/private/x"] * 4,
+        "fetched": ["2024-02-01", "2024-07-01T12:00:00Z", None, "soon"],
+    })
+    got = df.select(v=verdicts(pl.col("link"), fetches=FETCHES, time_column="fetched")).unnest("v")
+    want = [("allowed", "rule"), ("disallowed", "rule"), ("unknown", "no-time"),
+            ("unknown", "no-time")]
+    assert got.rows() == want
+    # A Polars frame of fetches, dates as Polars datetimes; times as an
+    # expression; a Series beside a Series.
+    dated = pl.DataFrame({
+        "url": ["https://a.com/robots.txt"] * 2, "status": [200, 200],
+        "body": [FETCHES[0]["body"], FETCHES[1]["body"]],
+        "date": [datetime.datetime(2024, 6, 1), datetime.datetime(2024, 1, 1)],
+    })
+    when = pl.Series([datetime.datetime(2024, 2, 1), datetime.datetime(2024, 7, 1), None, None])
+    got = df.with_columns(when=when.dt.replace_time_zone("UTC")).select(
+        verdicts(pl.col("link"), fetches=dated, time_column=pl.col("when"), explain=True)
+    ).unnest("link")
+    assert got.select("verdict", "reason", "capture").rows() == [
+        ("allowed", "rule", "2024-01-01T00:00:00Z"), ("disallowed", "rule", "2024-06-01T00:00:00Z"),
+        ("unknown", "no-time", None), ("unknown", "no-time", None)]
+    series = verdicts(df["link"], fetches=dated, time_column=df["fetched"])
+    assert series.struct.unnest().rows() == want
+    # Without times, the newest capture; as of a date, the one then.
+    newest = df.select(v=verdicts(pl.col("link"), fetches=FETCHES)).unnest("v")
+    assert newest.rows() == [("disallowed", "rule")] * 4
+    as_of = df.select(v=verdicts(pl.col("link"), fetches=FETCHES, as_of="2024-02-01")).unnest("v")
+    assert as_of.rows() == [("allowed", "rule")] * 4
+    with pytest.raises(ValueError, match="at_fetch_time=True"):
+        verdicts(pl.col("link"), robots=b"User-agent: *\n", time_column="fetched")
+    with pytest.raises(ValueError, match="give the times too"):
+        verdicts(pl.col("link"), Crawl(fetches=FETCHES, at_fetch_time=True))
+
+
+def test_duckdb_function_takes_the_fetch_time_as_a_second_argument():
+    duckdb = _duckdb()
+    import robots_batch.duckdb
+    from test_captures import FETCHES
+
+    con = duckdb.connect()
+    con.sql("CREATE TABLE docs AS SELECT * FROM (VALUES "
+            "(1, 'https://a.com/private/x', TIMESTAMP '2024-02-01 00:00:00'), "
+            "(2, 'https://a.com/private/x', TIMESTAMP '2024-07-01 00:00:00'), "
+            "(3, 'https://a.com/private/x', NULL), "
+            "(4, NULL, TIMESTAMP '2024-07-01 00:00:00')) t(i, url, fetched)")
+    robots_batch.duckdb.register(con, "judged", fetches=FETCHES, at_fetch_time=True, explain=True)
+    got = con.sql("SELECT j.verdict, j.reason, j.capture FROM "
+                  "(SELECT i, judged(url, fetched) AS j FROM docs) ORDER BY i").fetchall()
+    assert got == [("allowed", "rule", "2024-01-01T00:00:00Z"),
+                   ("disallowed", "rule", "2024-06-01T00:00:00Z"),
+                   ("unknown", "no-time", None), (None, None, None)]
+    # Strings of times, read by the library; a Crawl given as of a date.
+    robots_batch.duckdb.register(con, "at_text", fetches=FETCHES, at_fetch_time=True,
+                                 time_type="VARCHAR")
+    got = con.sql("SELECT at_text('https://a.com/private/x', t).reason FROM "
+                  "(VALUES ('20240201000000'), ('2024-06-01'), ('soon')) v(t)").fetchall()
+    assert got == [("rule",), ("rule",), ("no-time",)]
+    robots_batch.duckdb.register(con, "as_of", Crawl(fetches=FETCHES, as_of="2024-02-01"))
+    assert con.sql("SELECT as_of('https://a.com/private/x').verdict").fetchall() == [("allowed",)]

@@ -28,6 +28,7 @@ from datatrove.executor import LocalPipelineExecutor  # noqa: E402
 from datatrove.pipeline.readers import JsonlReader, ParquetReader  # noqa: E402
 from datatrove.pipeline.writers import JsonlWriter  # noqa: E402
 
+from robots_batch._judge import count  # noqa: E402
 from robots_batch.datatrove import RobotsFilter  # noqa: E402
 
 
@@ -237,3 +238,40 @@ def test_sources_and_options_fail_at_construction(tmp_path, robots_dir):
         RobotsFilter(agents="ai:nope", robots_dir=robots_dir)
     with pytest.raises(TypeError):
         RobotsFilter(agents="GPTBot", robots_dir=robots_dir, robots_txt="x")
+
+
+def test_time_key_judges_each_document_at_its_fetch_time():
+    import datetime
+
+    from test_captures import FETCHES
+
+    def batch():
+        times = ["2024-02-01T00:00:00Z", 1719792000, datetime.datetime(2024, 7, 1), None, "soon"]
+        docs = [Document(text="", id=str(i), metadata={"url": "https://a.com/private/x", "fetched": t})
+                for i, t in enumerate(times)]
+        docs.append(Document(text="", id="no-time", metadata={"url": "https://a.com/private/x"}))
+        return docs
+
+    f = RobotsFilter(agents="GPTBot", fetches=FETCHES, time_key="fetched")
+    docs = batch()
+    assert f.filter_batch(docs) == [True, (False, "robots"), (False, "robots"), True, True, True]
+    verdicts = f.spec.judge([d.metadata["url"] for d in docs],
+                            times=[d.metadata.get("fetched") for d in docs])
+    assert verdicts.reason == ["rule", "rule", "rule", "no-time", "no-time", "no-time"]
+    assert count(verdicts) == {"robots_allowed": 1, "robots_disallowed": 2, "robots_unknown": 3,
+                               "robots_no-time": 3}
+    # Without a time key the newest capture judges every document; as of
+    # a date, the capture then; the spec pickles with its time options.
+    assert RobotsFilter(agents="GPTBot", fetches=FETCHES).filter_batch(batch()) == [(False, "robots")] * 6
+    early = RobotsFilter(agents="GPTBot", fetches=FETCHES, as_of="2024-02-01")
+    assert early.filter_batch(batch()) == [True] * 6
+    copy = pickle.loads(pickle.dumps(f))
+    assert copy.filter_batch(batch()) == [True, (False, "robots"), (False, "robots"), True, True, True]
+    # Older than every capture, under before_first="unknown": kept as unknown.
+    strict = RobotsFilter(agents="GPTBot", fetches=FETCHES, time_key="fetched", before_first="unknown")
+    old = [Document(text="", id="old", metadata={"url": "https://a.com/private/x", "fetched": "2020-01-01"})]
+    assert strict.filter_batch(old) == [True]
+    assert count(strict.spec.judge(["https://a.com/private/x"], times=["2020-01-01"])) == {
+        "robots_unknown": 1, "robots_before-first": 1}
+    with pytest.raises(TypeError, match="time_key"):
+        RobotsFilter(agents="GPTBot", fetches=FETCHES, at_fetch_time=True)

@@ -161,3 +161,26 @@ def test_a_pandas_batch_and_a_batch_without_the_column(nemo, robots_dir):
     assert out.column("robots_reason").to_pylist() == ["no-url", "no-host"]
     none = stage.process(DocumentBatch(dataset_name="d", data=pa.table({"id": [1]})))
     assert none.to_pyarrow().column("robots_reason").to_pylist() == ["no-url"]
+
+
+def test_time_field_judges_each_row_at_its_fetch_time(nemo):
+    from test_captures import FETCHES
+
+    RobotsStage, DocumentBatch, _ = nemo
+    stage = RobotsStage(agents="GPTBot", fetches=FETCHES, time_field="fetched")
+    assert stage.inputs() == (["data"], ["url", "fetched"])
+    table = pa.table({
+        "id": [0, 1, 2, 3],
+        "url": ["https://a.com/private/x"] * 4,
+        "fetched": ["2024-02-01", "20240701000000", None, "soon"],
+    })
+    out = stage.process(DocumentBatch(dataset_name="d", data=table)).to_pyarrow()
+    # The disallowed row goes; the unreadable times stay, as unknown.
+    assert out.column("id").to_pylist() == [0, 2, 3]
+    assert out.column("robots_reason").to_pylist() == ["rule", "no-time", "no-time"]
+    metrics = getattr(stage, "_custom_metrics", None)
+    if metrics is not None:
+        assert metrics["robots_no-time"] == 2
+    newest = RobotsStage(agents="GPTBot", fetches=FETCHES, mode="tag")
+    tagged = newest.process(DocumentBatch(dataset_name="d", data=table)).to_pyarrow()
+    assert tagged.column("robots_verdict").to_pylist() == ["disallowed"] * 4

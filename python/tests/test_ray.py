@@ -21,6 +21,7 @@ pytest.importorskip("ray.data", reason="Ray Data is not installed (pip install '
 import pyarrow as pa  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
+from robots_batch._judge import JudgeSpec  # noqa: E402
 from robots_batch.ray import RobotsVerdicts, with_verdicts  # noqa: E402
 
 
@@ -86,7 +87,7 @@ def test_from_arrow_gets_the_commands_verdicts(local_ray, tmp_path, binary, robo
 
     kept = judged.filter(expr=col("robots_verdict") != "disallowed").drop_columns(
         ["robots_verdict", "robots_reason", "disallowed_user_agents",
-         "robots_source", "robots_line", "robots_rule"])
+         "robots_source", "robots_capture", "robots_line", "robots_rule"])
     kept_ids = {r["id"] for r in kept.take_all()}
     want = {d["id"] for d in docs if not (
         isinstance(d.get("url"), str) and d["url"] in verdicts
@@ -125,3 +126,34 @@ def test_the_callable_pickles_without_its_judge(robots_dir):
     # A batch without the URL column is judged as rows without URLs.
     other = RobotsVerdicts(spec, url_column="link")(table)
     assert set(other.column("robots_reason").to_pylist()) == {"no-url"}
+
+
+def test_time_column_judges_each_row_at_its_fetch_time(local_ray):
+    import datetime
+
+    from test_captures import FETCHES
+
+    table = pa.table({
+        "id": [0, 1, 2, 3],
+        "url": ["https://a.com/private/x"] * 3 + ["https://b.com/y"],
+        "fetched": pa.array([datetime.datetime(2024, 2, 1), datetime.datetime(2024, 7, 1), None,
+                             datetime.datetime(2024, 1, 1)], pa.timestamp("us", tz="UTC")),
+    })
+    ds = ray.data.from_arrow(table)
+    judged = with_verdicts(ds, agents="GPTBot", fetches=FETCHES, time_column="fetched",
+                           explain=True)
+    rows = sorted(judged.take_all(), key=lambda r: r["id"])
+    assert [(r["robots_verdict"], r["robots_reason"], r["robots_capture"]) for r in rows] == [
+        ("allowed", "rule", "2024-01-01T00:00:00Z"),
+        ("disallowed", "rule", "2024-06-01T00:00:00Z"),
+        ("unknown", "no-time", None),
+        ("disallowed", "rule;before-first", "2024-03-15T00:00:00Z"),
+    ]
+    # Without the time column, the newest capture: every row disallowed.
+    newest = with_verdicts(ds, agents="GPTBot", fetches=FETCHES)
+    assert [r["robots_verdict"] for r in newest.take_all()] == ["disallowed"] * 4
+    # A batch without the column: its rows have no time.
+    spec = JudgeSpec("GPTBot", fetches=FETCHES, at_fetch_time=True)
+    call = RobotsVerdicts(spec, time_column="fetched")
+    out = call(table.drop_columns(["fetched"]))
+    assert out.column("robots_reason").to_pylist() == ["no-time"] * 4

@@ -36,46 +36,51 @@ def _frame(spark, urls):
 
 
 def test_the_driver_keeps_one_fetch_per_key_as_the_window_does():
-    """The broadcast path's choice of one fetch per key, made on the
-    driver in Arrow (no Spark needed): the latest by date, the undated
-    after the dated, else the first by status, location and body; rows
-    without an origin are left out, and a table with one fetch per key
-    comes back whole."""
+    """The broadcast path's choice of one fetch per key and date, made on
+    the driver in Arrow (no Spark needed): every dated capture of a key,
+    and of rows with one key and date (both null included) the first by
+    status, location and body; rows without an origin are left out, and a
+    table with one fetch per key and date comes back whole."""
     pa = pytest.importorskip("pyarrow")
     from robots_batch.spark import _first_per_key
 
     a = "https://a.com/robots.txt"
     table = pa.table({
         "at": [a, a, a, "http://a.com/robots.txt", "not a url", None,
-               "https://b.com/x/robots.txt", "https://b.com/x/robots.txt", "https://c.com/robots.txt"],
-        "status": pa.array([200, 200, 500, 301, 200, 200, 404, 200, None], pa.int32()),
-        "body": pa.array([b"b", b"a", None, None, b"x", b"y", None, b"z", b"q"]),
-        "location": [None, None, None, a, None, None, None, None, None],
-        "date": ["2024-01-01", "2024-01-01", "2025-01-01", None, None, None, "2023", None, None],
+               "https://b.com/x/robots.txt", "https://b.com/x/robots.txt", "https://c.com/robots.txt",
+               "https://c.com/robots.txt"],
+        "status": pa.array([200, 200, 500, 301, 200, 200, 404, 200, None, 200], pa.int32()),
+        "body": pa.array([b"b", b"a", None, None, b"x", b"y", None, b"z", b"q", b"p"]),
+        "location": [None, None, None, a, None, None, None, None, None, None],
+        "date": ["2024-01-01", "2024-01-01", "2025-01-01", None, None, None, "2023", None, None, None],
     })
 
     def chosen(t):
         got = _first_per_key(t, False).to_pylist()
-        return sorted((r["origin"] or r["url"], r["status"], r["body"], r["location"]) for r in got)
+        return sorted((r["origin"] or r["url"], r.get("date") or "", r["status"], r["body"], r["location"])
+                      for r in got)
 
     b_capture = "https://b.com/x/robots.txt"
     assert chosen(table) == [
-        ("http://a.com", 301, None, a),
-        ("https://a.com", 500, None, None),
-        (b_capture, 404, None, None),
-        ("https://c.com", None, b"q", None),
+        ("http://a.com", "", 301, None, a),
+        ("https://a.com", "2024-01-01", 200, b"a", None),
+        ("https://a.com", "2025-01-01", 500, None, None),
+        (b_capture, "", 200, b"z", None),
+        (b_capture, "2023", 404, None, None),
+        ("https://c.com", "", 200, b"p", None),
     ]
     assert chosen(table.drop_columns(["date"])) == [
-        ("http://a.com", 301, None, a),
-        ("https://a.com", 200, b"a", None),
-        (b_capture, 200, b"z", None),
-        ("https://c.com", None, b"q", None),
+        ("http://a.com", "", 301, None, a),
+        ("https://a.com", "", 200, b"a", None),
+        (b_capture, "", 200, b"z", None),
+        ("https://c.com", "", 200, b"p", None),
     ]
-    unique = table.take([1, 3, 8]).drop_columns(["date"])
+    unique = table.take([1, 2, 3, 8])
     assert chosen(unique) == [
-        ("http://a.com", 301, None, a),
-        ("https://a.com", 200, b"a", None),
-        ("https://c.com", None, b"q", None),
+        ("http://a.com", "", 301, None, a),
+        ("https://a.com", "2024-01-01", 200, b"a", None),
+        ("https://a.com", "2025-01-01", 500, None, None),
+        ("https://c.com", "", None, b"q", None),
     ]
 
 
@@ -193,7 +198,7 @@ def test_with_fetches_equals_the_command(spark, shared, binary, tmp_path, strate
     for k, row in enumerate(want):
         g = got[k // 2]
         agent = row[1]
-        names = [f"{agent}{s}" for s in ("", "_reason", "_robots", "_line", "_rule")]
+        names = [f"{agent}{s}" for s in ("", "_reason", "_robots", "_capture", "_line", "_rule")]
         mine = [g["url"], agent] + [g[n] for n in names]
         assert ["" if v is None else str(v) for v in mine] == row, row
         reasons.add(g[f"{agent}_reason"])
@@ -321,12 +326,11 @@ def test_fetches_from_warc_equals_the_command(spark, binary, tmp_path):
     fetches = fetches_from_warc(spark, paths)
     assert fetches.columns == ["url", "status", "body", "location", "date"]
     rows = {(r.url, r.date): r for r in fetches.collect()}
-    # The request record is no fetch; of a URL's captures in one file, the
-    # latest is kept.
+    # The request record is no fetch; every dated capture of a URL is a row.
     assert sorted(u for u, _ in rows) == [
-        "http://b.com/robots.txt", "https://a.com/robots.txt", "https://b.com/r/robots.txt",
-        "https://b.com/robots.txt", "https://c.com/robots.txt", "https://c.com/robots.txt",
-        "https://d.com/robots.txt", "https://e.com/robots.txt",
+        "http://b.com/robots.txt", "https://a.com/robots.txt", "https://a.com/robots.txt",
+        "https://b.com/r/robots.txt", "https://b.com/robots.txt", "https://c.com/robots.txt",
+        "https://c.com/robots.txt", "https://d.com/robots.txt", "https://e.com/robots.txt",
     ]
     assert bytes(rows[("https://a.com/robots.txt", new)].body) == b"User-agent: *\nDisallow: /a\n"
     assert rows[("https://b.com/robots.txt", old)].location == "/r/robots.txt"
@@ -346,7 +350,7 @@ def test_fetches_from_warc_equals_the_command(spark, binary, tmp_path):
         got = {r["id"]: r for r in out.collect()}
         for i, row in enumerate(want):
             g = got[i]
-            mine = [g["url"], g["verdict"], g["reason"], g["robots"], g["line"], g["rule"]]
+            mine = [g["url"], g["verdict"], g["reason"], g["robots"], g["capture"], g["line"], g["rule"]]
             assert ["" if v is None else str(v) for v in mine] == row, (strategy, row)
     reasons = {r[2] for r in want}
     assert {"rule", "status-4xx", "no-robots", "no-host"} <= reasons
@@ -422,3 +426,47 @@ def test_large_string_batches(spark):
     assert sorted((r.url or "", r.verdict or "", r.reason or "") for r in crawl) == [
         ("", "", ""), ("https://a.com/x", "disallowed", "rule"), ("https://b.com/y", "unknown", "no-robots"),
     ]
+
+
+def test_time_column_and_as_of_choose_among_dated_captures(spark):
+    """Dated fetches (a timestamp column) keep every capture; a column of
+    fetch times judges each URL by the capture in effect then, on both
+    paths, as Crawl does; as_of judges every URL as of one date."""
+    import datetime
+
+    from pyspark.sql import types as T
+
+    from robots_batch import Crawl
+    from robots_batch.spark import with_verdicts
+    from test_captures import FETCHES
+
+    utc = datetime.timezone.utc
+    fetches = spark.createDataFrame(
+        [(f.get("url") or f["origin"] + "/robots.txt", 200, f["body"], d) for f, d in zip(FETCHES, [
+            datetime.datetime(2024, 6, 1, tzinfo=utc), datetime.datetime(2024, 1, 1, tzinfo=utc),
+            datetime.datetime(2024, 3, 15, tzinfo=utc)])],
+        T.StructType([T.StructField("url", T.StringType()), T.StructField("status", T.IntegerType()),
+                      T.StructField("body", T.StringType()), T.StructField("date", T.TimestampType())]))
+    when = [datetime.datetime(2024, 2, 1, tzinfo=utc), datetime.datetime(2024, 7, 1, tzinfo=utc), None,
+            datetime.datetime(2024, 1, 1, tzinfo=utc)]
+    urls = ["https://a.com/private/x"] * 3 + ["https://b.com/y"]
+    df = spark.createDataFrame([(i, u, t) for i, (u, t) in enumerate(zip(urls, when))],
+                               "id long, url string, fetched timestamp")
+    want = [("allowed", "rule", "2024-01-01T00:00:00Z"),
+            ("disallowed", "rule", "2024-06-01T00:00:00Z"),
+            ("unknown", "no-time", None),
+            ("disallowed", "rule;before-first", "2024-03-15T00:00:00Z")]
+    crawl = Crawl(fetches=FETCHES, at_fetch_time=True)
+    assert [(e.verdict, e.reason, e.capture) for e in crawl.explain(urls, times=when)] == want
+    for strategy in ("broadcast", "partition"):
+        out = with_verdicts(df, fetches=fetches, time_column="fetched", explain=True,
+                            agents="GPTBot", strategy=strategy)
+        got = sorted(out.collect(), key=lambda r: r["id"])
+        assert [(r["verdict"], r["reason"], r["capture"]) for r in got] == want, strategy
+        early = with_verdicts(df, fetches=fetches, as_of="2024-02-01", strategy=strategy)
+        assert [r["verdict"] for r in sorted(early.collect(), key=lambda r: r["id"])] == [
+            "allowed", "allowed", "allowed", "disallowed"], strategy
+    with pytest.raises(ValueError, match="no column 'when'"):
+        with_verdicts(df, fetches=fetches, time_column="when")
+    with pytest.raises(ValueError, match="one robots= has none"):
+        with_verdicts(df, robots=b"User-agent: *\n", time_column="fetched")
