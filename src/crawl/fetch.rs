@@ -10,7 +10,8 @@ pub struct Fetch {
     pub body: Vec<u8>,
     /// The `Location` of a redirect, as given (absolute or relative).
     pub location: Option<String>,
-    /// When it was fetched (a WARC-Date, ISO 8601), if known: of two
-    /// fetches of one origin, the later one is kept.
+    /// When it was fetched (a WARC-Date, RFC 3339, a 14-digit timestamp
+    /// or seconds; see [`Timestamp::parse`](crate::Timestamp::parse)), if
+    /// known: an origin's captures are ordered by it.
     pub date: Option<String>,
 }

@@ -173,16 +173,6 @@ impl CrawlJudge {
                 unused_captures += 1;
             }
         }
-        // Judged by their newest captures, origins need no other: those
-        // are set aside too (a redirect to one is followed as if to the
-        // newest).
-        if policy.capture == Capture::Newest {
-            for i in 0..fetches.len() {
-                if !fetches.is_newest(i) {
-                    fetches.drop_body(i);
-                }
-            }
-        }
         // Many hosts serve the same robots.txt byte for byte (the defaults
         // of hosting platforms and CMSs), so fetches with equal bodies
         // share one compiled set of matchers.

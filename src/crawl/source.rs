@@ -288,9 +288,9 @@ impl FetchSet {
         errors
     }
 
-    /// Adds the fetch of `origin`'s robots.txt. If the origin already has
-    /// one, the later fetch by date is kept; without dates, the one added
-    /// last.
+    /// Adds a capture of `origin`'s robots.txt, beside the origin's other
+    /// captures (see [`FetchSet::capture_at`]); without a time, URLs are
+    /// judged by the newest (of two undated ones, the one added last).
     pub fn insert(&mut self, origin: &Origin, fetch: Fetch) {
         self.add_origin(origin, fetch);
     }

@@ -506,3 +506,48 @@ fn agents_selecting_the_same_groups_share_their_rules() {
         assert_eq!(judge.matchers(a).map(|m| m.len()), Some(3));
     }
 }
+
+/// A judge that takes the newest capture by default still judges a URL
+/// at its own time by the capture in effect then, and says when that
+/// capture came after the URL.
+#[test]
+fn verdicts_at_a_time_under_every_capture_choice() {
+    let capture = |date: &str, rule: &str| Fetch {
+        status: 200,
+        body: format!("User-agent: *\nDisallow: {rule}\n").into_bytes(),
+        date: Some(date.to_string()),
+        ..Fetch::default()
+    };
+    for choice in [Capture::Newest, Capture::AtFetchTime] {
+        let mut set = FetchSet::new();
+        set.insert_host("a.com", capture("2024-06-01", "/new"));
+        set.insert_host("a.com", capture("2024-01-01", "/old"));
+        let policy = FetchPolicy { capture: choice, ..FetchPolicy::default() };
+        let agents = ["x".to_string()];
+        let judge = CrawlJudge::new(
+            set,
+            policy,
+            MatcherBuilder::new(),
+            &agents,
+            Dialect::Rfc9309,
+        );
+        let (mut scratch, mut out) = (judge.scratch(), vec![]);
+        let mut at = |url: &str, when: &str| {
+            let t = Timestamp::parse(when).unwrap();
+            judge.verdicts_at(url.as_bytes(), t, &mut scratch, &mut out);
+            format!("{} {}", out[0].name(), judge.reason_name(out[0], Some(t)))
+        };
+        assert_eq!(at("https://a.com/old", "2024-03-01"), "disallowed rule");
+        assert_eq!(
+            at("https://a.com/new", "2024-03-01"),
+            "allowed no-matching-rule"
+        );
+        assert_eq!(at("https://a.com/new", "2024-07-01"), "disallowed rule");
+        assert_eq!(
+            at("https://a.com/old", "2023-01-01"),
+            "disallowed rule;before-first"
+        );
+        judge.verdicts(b"https://a.com/new", &mut scratch, &mut out);
+        assert_eq!(out[0].name(), "disallowed");
+    }
+}
