@@ -18,6 +18,7 @@ mod config;
 mod crawlargs;
 mod crawlconfig;
 mod generate;
+mod historyargs;
 mod input;
 mod sigbus;
 mod subargs;
@@ -32,6 +33,7 @@ pub use self::config::{
 pub use self::crawlargs::CrawlArgs;
 pub use self::crawlconfig::{read_fetches, CrawlConfig};
 pub use self::generate::{generate, GenerateArgs};
+pub use self::historyargs::HistoryArgs;
 pub use self::input::{decoded_head, read_head, Compression};
 pub use self::messages::{message_line, message_line_raw};
 pub use self::sigbus::exit_on_sigbus;

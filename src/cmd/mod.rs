@@ -3,13 +3,15 @@
 //! subcommand of that name, the verdicts of a few URLs given as arguments;
 //! `lint` reports what to fix in a robots.txt; `crawl` judges a crawl log,
 //! each URL by its own origin's robots.txt; `survey` says, per site and
-//! agent, how much a robots.txt disallows; `agents` lists the built-in AI
+//! agent, how much a robots.txt disallows (`history`, with `--history`,
+//! how that changed over dated captures); `agents` lists the built-in AI
 //! crawlers.
 
 pub mod agents;
 pub mod check;
 pub mod crawl;
 pub mod default;
+pub mod history;
 pub mod lint;
 mod shared;
 pub mod survey;

@@ -23,6 +23,9 @@
 //! ```
 
 mod budget;
+pub mod history;
+mod period;
+pub mod plot;
 mod prune;
 
 use std::collections::{HashMap, VecDeque};
