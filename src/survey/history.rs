@@ -463,3 +463,199 @@ impl<'a> Classes<'a> {
 fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     (a.as_ptr() == b.as_ptr() && a.len() == b.len()) || a == b
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::crawl::{Fetch, FetchPolicy, FetchSet};
+    use crate::dialect::Dialect;
+    use crate::matcher::MatcherBuilder;
+
+    const ALLOW: &str = "User-agent: *\nAllow: /\n";
+    const BLOCK_GPT: &str = "User-agent: GPTBot\nDisallow: /\n";
+    const PRIVATE: &str = "User-agent: *\nDisallow: /private\n";
+
+    /// A judge of `captures`, `(host, date, status, body)`, for GPTBot
+    /// and CCBot.
+    fn judge(
+        captures: &[(&str, &str, u16, &str)],
+        capture: Capture,
+    ) -> CrawlJudge {
+        let mut set = FetchSet::new();
+        for &(host, date, status, body) in captures {
+            let date = (!date.is_empty()).then(|| date.to_string());
+            let body = body.as_bytes().to_vec();
+            set.insert_host(
+                host,
+                Fetch { status, body, location: None, date },
+            );
+        }
+        let policy = FetchPolicy { capture, ..FetchPolicy::default() };
+        let agents = ["GPTBot".to_string(), "CCBot".to_string()];
+        CrawlJudge::new(
+            set,
+            policy,
+            MatcherBuilder::new(),
+            &agents,
+            Dialect::Rfc9309,
+        )
+    }
+
+    fn of(
+        captures: &[(&str, &str, u16, &str)],
+        options: HistoryOptions,
+    ) -> History {
+        history(&judge(captures, Capture::AtFetchTime), options).unwrap()
+    }
+
+    /// GPTBot's `(sites, full)` per period.
+    fn gpt(h: &History) -> Vec<(u64, u64)> {
+        (0..h.labels.len())
+            .map(|k| (h.counts(k, 0).sites(), h.counts(k, 0).full))
+            .collect()
+    }
+
+    #[test]
+    fn carried_forward_for_at_most_n_months() {
+        let captures = [
+            ("a.com", "2024-01-10", 200, BLOCK_GPT),
+            ("b.com", "2024-06-01", 200, ALLOW),
+        ];
+        let h = of(
+            &captures,
+            HistoryOptions { period: Period::Month, carry_forward: 2 },
+        );
+        assert_eq!(
+            h.labels,
+            ["2024-01", "2024-02", "2024-03", "2024-04", "2024-05", "2024-06"]
+        );
+        assert_eq!(gpt(&h), [(1, 1), (1, 1), (1, 1), (0, 0), (0, 0), (1, 0)]);
+        let h = of(
+            &captures,
+            HistoryOptions { period: Period::Month, carry_forward: 0 },
+        );
+        assert_eq!(gpt(&h), [(1, 1), (0, 0), (0, 0), (0, 0), (0, 0), (1, 0)]);
+        // Each agent's row counts the same sites.
+        assert_eq!(
+            h.counts(0, 1),
+            ScopeCounts { none: 1, ..ScopeCounts::default() }
+        );
+    }
+
+    #[test]
+    fn the_newest_capture_of_a_period_stands_for_it() {
+        // a.com blocked GPTBot for a week in March: no period shows it.
+        let captures = [
+            ("a.com", "2024-02-01", 200, ALLOW),
+            ("a.com", "2024-03-01", 200, BLOCK_GPT),
+            ("a.com", "2024-03-08", 200, ALLOW),
+            ("a.com", "2024-04-01", 200, ALLOW),
+        ];
+        let h = of(&captures, HistoryOptions::default());
+        assert_eq!(gpt(&h), [(1, 0), (1, 0), (1, 0)]);
+        assert!(h.transitions.is_empty());
+        assert_eq!(h.captures, 4);
+    }
+
+    #[test]
+    fn transitions_between_periods() {
+        let captures = [
+            ("a.com", "2024-01-01", 200, ALLOW),
+            ("a.com", "2024-03-01", 200, BLOCK_GPT),
+            ("b.com", "2024-01-01", 200, PRIVATE),
+            ("b.com", "2024-02-01", 503, ""),
+        ];
+        let h = of(&captures, HistoryOptions::default());
+        let got: Vec<_> = h
+            .transitions
+            .iter()
+            .map(|t| {
+                (h.labels[t.period].as_str(), t.agent, t.site, t.from, t.to)
+            })
+            .collect();
+        let (a, b) = (1, 3);
+        assert_eq!(
+            got,
+            [
+                ("2024-02", 0, b, Scope::Partial, Scope::Full),
+                ("2024-02", 1, b, Scope::Partial, Scope::Full),
+                ("2024-03", 0, a, Scope::None, Scope::Full),
+            ]
+        );
+    }
+
+    #[test]
+    fn same_bodies_are_classified_once() {
+        let mut captures = vec![];
+        let months = ["2024-01-01", "2024-02-01", "2024-03-01", "2024-04-01"];
+        for host in ["a.com", "b.com", "c.com"] {
+            for (i, month) in months.iter().enumerate() {
+                let body = if i < 2 { ALLOW } else { BLOCK_GPT };
+                captures.push((host, *month, 200, body));
+            }
+        }
+        captures.push(("d.com", "2024-04-01", 404, ""));
+        captures.push(("d.com", "", 200, PRIVATE));
+        let h = of(&captures, HistoryOptions::default());
+        assert_eq!(h.classified, 2);
+        assert_eq!(h.captures, 13);
+        assert_eq!(h.undated, 1);
+        assert_eq!(gpt(&h), [(3, 0), (3, 0), (3, 3), (4, 3)]);
+        assert_eq!(
+            h.counts(3, 1),
+            ScopeCounts { none: 4, ..ScopeCounts::default() }
+        );
+    }
+
+    #[test]
+    fn years_and_crawls() {
+        let captures = [
+            ("a.com", "2022-05-01", 200, ALLOW),
+            ("a.com", "2024-05-01", 200, BLOCK_GPT),
+        ];
+        let year = HistoryOptions { period: Period::Year, carry_forward: 12 };
+        let h = of(&captures, year);
+        assert_eq!(h.labels, ["2022", "2023", "2024"]);
+        assert_eq!(gpt(&h), [(1, 0), (1, 0), (1, 1)]);
+        let crawl =
+            HistoryOptions { period: Period::Crawl, carry_forward: 12 };
+        let h = of(&captures, crawl);
+        assert_eq!(h.labels, ["2022-05-01", "2024-05-01"]);
+        assert_eq!(gpt(&h), [(1, 0), (1, 1)]);
+        // Two crawls two years apart are consecutive periods: the site
+        // was in both, and changed.
+        let t = h.transitions.as_slice();
+        assert_eq!(t.len(), 1);
+        assert_eq!(
+            (t[0].period, t[0].from, t[0].to),
+            (1, Scope::None, Scope::Full)
+        );
+    }
+
+    #[test]
+    fn bad_histories() {
+        let captures = [
+            ("a.com", "2024-01-01", 200, ALLOW),
+            ("a.com", "2024-02-01", 200, BLOCK_GPT),
+        ];
+        let newest = judge(&captures, Capture::Newest);
+        assert_eq!(
+            history(&newest, HistoryOptions::default()),
+            Err(HistoryError::NewestOnly)
+        );
+        let far = [
+            ("a.com", "1970-01-01", 200, ALLOW),
+            ("b.com", "99999999999", 200, ALLOW),
+        ];
+        let got = history(
+            &judge(&far, Capture::AtFetchTime),
+            HistoryOptions::default(),
+        );
+        assert!(
+            matches!(got, Err(HistoryError::TooManyPeriods(n)) if n > MAX_PERIODS)
+        );
+        let none = of(&[("a.com", "", 200, ALLOW)], HistoryOptions::default());
+        assert!(none.labels.is_empty() && none.counts.is_empty());
+        assert_eq!(none.undated, 1);
+    }
+}
