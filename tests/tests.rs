@@ -13,6 +13,7 @@ mod crawl;
 mod datatxt;
 mod differential;
 mod dirty;
+mod history;
 mod hostile;
 mod inputs;
 mod memory;
