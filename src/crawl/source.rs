@@ -418,7 +418,16 @@ impl FetchSet {
                 if newer {
                     slot.insert(added);
                 }
+                // Most captures of a site are the same bytes as the one
+                // before: they share one buffer rather than each hold a
+                // copy (a directory's file is not held at all).
+                let same = !fetch.body.is_empty()
+                    && !self.unread.contains_key(&i)
+                    && self.kept_body(i) == Some(&fetch.body[..]);
                 self.push(kind, name, fetch, time);
+                if same {
+                    self.share_body(i, added);
+                }
                 match newer {
                     true => self.newest[i] = false,
                     false => self.newest[added] = false,
@@ -446,6 +455,24 @@ impl FetchSet {
                 Some(self.fetches.len() - 1)
             }
         }
+    }
+
+    /// Makes the fetch at `to`, whose body is the same as that of the
+    /// fetch at `from`, hold that body rather than its own copy: the two
+    /// share one buffer.
+    fn share_body(&mut self, from: usize, to: usize) {
+        let body = match self.shared.get(&from) {
+            Some(body) => body.clone(),
+            None => {
+                let bytes = std::mem::take(&mut self.fetches[from].1.body);
+                let range = 0..bytes.len();
+                let body = SharedBody { bytes: Arc::new(bytes), range };
+                self.shared.insert(from, body.clone());
+                body
+            }
+        };
+        self.fetches[to].1.body = vec![];
+        self.shared.insert(to, body);
     }
 
     fn push(
