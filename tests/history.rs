@@ -107,7 +107,7 @@ rbtest!(
         let changes =
             std::fs::read_to_string(dir.path().join("changes.csv")).unwrap();
         // --no-header holds for the transitions too.
-    eqnice!("", changes);
+        eqnice!("", changes);
     }
 );
 
@@ -168,10 +168,7 @@ rbtest!(history_from_an_index_with_dates, |dir: Dir, mut cmd: TestCommand| {
         got
     );
     let changes = std::fs::read_to_string(dir.path().join("t.csv")).unwrap();
-    eqnice!(
-        "2024-03,GPTBot,https://a.com,none,full\n",
-        changes
-    );
+    eqnice!("2024-03,GPTBot,https://a.com,none,full\n", changes);
 });
 
 rbtest!(history_plot, |dir: Dir, mut cmd: TestCommand| {
@@ -241,4 +238,18 @@ rbtest!(history_bad_input, |dir: Dir, mut cmd: TestCommand| {
         .args(["survey", "--history", "--robots-index", "far.jsonl"])
         .assert_error();
     assert!(err.contains("more than the 12000 a history holds"), "{err}");
+});
+
+rbtest!(history_readme_chart_is_current, |dir: Dir, mut cmd: TestCommand| {
+    // docs/img/history.svg, shown in the README, is what its command
+    // draws.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let index = root.join("datasets/history/captures.jsonl");
+    cmd.args(["survey", "--history", "--robots-index"])
+        .arg(&index)
+        .args(["-a", "GPTBot,CCBot,ClaudeBot", "--plot", "history.svg"])
+        .stdout();
+    let drawn =
+        std::fs::read_to_string(dir.path().join("history.svg")).unwrap();
+    eqnice!(include_str!("../docs/img/history.svg"), drawn);
 });
