@@ -14,6 +14,7 @@ mod datatxt;
 mod diff;
 mod differential;
 mod dirty;
+mod history;
 mod hostile;
 mod inputs;
 mod memory;

@@ -127,7 +127,8 @@ fn read_warc<'py>(
                 url.append_value(format!("{name}/robots.txt"));
             }
             status.append_value(i32::from(fetch.status));
-            body.append_value(&fetch.body);
+            // Successive captures of an origin may share one body.
+            body.append_value(set.body(i).unwrap_or_default());
             location.append_option(fetch.location.as_deref());
             date.append_option(fetch.date.as_deref());
         }

@@ -114,5 +114,8 @@ pub struct SurveyArgs {
     pub syntax: super::args::SyntaxArgs,
 
     #[command(flatten)]
+    pub history: super::HistoryArgs,
+
+    #[command(flatten)]
     pub threads: super::args::ThreadArgs,
 }

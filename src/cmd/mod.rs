@@ -3,7 +3,8 @@
 //! subcommand of that name, the verdicts of a few URLs given as arguments;
 //! `lint` reports what to fix in a robots.txt; `crawl` judges a crawl log,
 //! each URL by its own origin's robots.txt; `survey` says, per site and
-//! agent, how much a robots.txt disallows; `diff` says what changes
+//! agent, how much a robots.txt disallows (`history`, with `--history`,
+//! how that changed over dated captures); `diff` says what changes
 //! between two robots.txt of one site; `agents` lists the built-in AI
 //! crawlers.
 
@@ -12,6 +13,7 @@ pub mod check;
 pub mod crawl;
 pub mod default;
 pub mod diff;
+pub mod history;
 pub mod lint;
 mod shared;
 pub mod survey;

@@ -53,6 +53,9 @@ impl SiteSurvey {
 
 /// Reads the sources, then surveys every site for every agent.
 pub fn run(args: SurveyArgs) -> anyhow::Result<ExitCode> {
+    if args.history.history {
+        return super::history::run(args);
+    }
     let stdin = args
         .sources
         .robots_index

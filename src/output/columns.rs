@@ -15,6 +15,10 @@ pub enum Field<'a> {
     Number(u64),
     /// No value: an empty field in CSV and TSV, `null` in JSON.
     Null,
+    /// A share, the first count of the second: a decimal with four
+    /// places (a JSON number), rounded half up; no value when the second
+    /// is 0.
+    Share(u64, u64),
 }
 
 /// The columns of a table and the format its rows are written in.
@@ -69,8 +73,16 @@ impl Columns {
                     out.extend_from_slice(n.to_string().as_bytes())
                 }
                 Field::Text(t) => push_field(self.format, out, t),
-                Field::Null if jsonl => out.extend_from_slice(b"null"),
-                Field::Null => {}
+                Field::Null | Field::Share(_, 0) if jsonl => {
+                    out.extend_from_slice(b"null")
+                }
+                Field::Null | Field::Share(_, 0) => {}
+                Field::Share(part, whole) => {
+                    let (part, whole) = (u128::from(part), u128::from(whole));
+                    let r = (part * 20_000 + whole) / (2 * whole);
+                    let text = format!("{}.{:04}", r / 10_000, r % 10_000);
+                    out.extend_from_slice(text.as_bytes())
+                }
             }
         }
         if jsonl {
@@ -99,5 +111,27 @@ mod tests {
             row(Format::Jsonl),
             "{\"site\":\"a,b\\t\\\"c\\\"\",\"rules\":7}\n"
         );
+    }
+
+    #[test]
+    fn shares() {
+        let row = |format, fields: &[Field<'_>]| {
+            let mut out = vec![];
+            Columns::new(format, &["a", "b", "c", "d"]).push(&mut out, fields);
+            String::from_utf8(out).unwrap()
+        };
+        let fields = [
+            Field::Share(1, 3),
+            Field::Share(2, 3),
+            Field::Share(5, 5),
+            Field::Share(0, 0),
+        ];
+        assert_eq!(row(Format::Csv, &fields), "0.3333,0.6667,1.0000,\n");
+        assert_eq!(
+            row(Format::Jsonl, &fields),
+            "{\"a\":0.3333,\"b\":0.6667,\"c\":1.0000,\"d\":null}\n"
+        );
+        let half = [Field::Share(1, 20_000), Field::Share(u64::MAX, u64::MAX)];
+        assert_eq!(row(Format::Tsv, &half), "0.0001\t1.0000\t\t\n");
     }
 }

@@ -24,6 +24,9 @@
 
 mod budget;
 pub mod classify;
+pub mod history;
+mod period;
+pub mod plot;
 mod prune;
 
 use std::collections::{HashMap, VecDeque};

@@ -551,3 +551,34 @@ fn verdicts_at_a_time_under_every_capture_choice() {
         assert_eq!(out[0].name(), "disallowed");
     }
 }
+
+/// Successive captures of an origin with the same bytes share one
+/// buffer; each stays a capture of its own, with its body.
+#[test]
+fn same_successive_captures_share_their_body() {
+    let (a, b) =
+        (b"User-agent: *\nDisallow: /a\n", b"User-agent: *\nDisallow: /b\n");
+    let mut set = FetchSet::new();
+    for (date, body) in [
+        ("2024-01-01", a),
+        ("2024-02-01", a),
+        ("2024-03-01", b),
+        ("2024-04-01", b),
+    ] {
+        let fetch = Fetch {
+            status: 200,
+            body: body.to_vec(),
+            date: Some(date.to_string()),
+            ..Fetch::default()
+        };
+        assert!(set.insert_url("https://a.com/robots.txt", fetch));
+    }
+    let bodies: Vec<_> = (0..4).map(|i| set.body(i).unwrap()).collect();
+    assert_eq!(
+        bodies.iter().map(|b| &b[..]).collect::<Vec<_>>(),
+        [&a[..], a, b, b]
+    );
+    assert_eq!(bodies[0].as_ptr(), bodies[1].as_ptr());
+    assert_eq!(bodies[2].as_ptr(), bodies[3].as_ptr());
+    assert_eq!(set.captures_of(3).count(), 4);
+}
