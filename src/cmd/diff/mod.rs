@@ -44,7 +44,10 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
         .filter(|path| path.as_os_str() == "-")
         .count()
         + usize::from(
-            args.agents.agents_file.as_ref().is_some_and(|p| p == "-"),
+            args.agents
+                .agents_file
+                .as_ref()
+                .is_some_and(|p| p.as_os_str() == "-"),
         );
     if stdin > 1 {
         anyhow::bail!(
