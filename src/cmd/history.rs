@@ -12,9 +12,9 @@ use robots_batch::output::{Columns, Field};
 use robots_batch::survey::history::{history, History, HistoryOptions};
 use robots_batch::survey::plot::plot_svg;
 use robots_batch::survey::Scope;
-use robots_batch::{BatchBuilder, Format, MatcherBuilder};
+use robots_batch::{Format, MatcherBuilder};
 
-use crate::cli::{read_fetches, warn_agent, SurveyArgs};
+use crate::cli::{warn_agent, SurveyArgs};
 
 /// The columns of the rows: each count, then its share of `sites`.
 const COLUMNS: [&str; 11] = [
@@ -59,30 +59,7 @@ pub fn run(args: SurveyArgs) -> anyhow::Result<ExitCode> {
              have no date (use --robots-dir DATE=DIR)"
         );
     }
-    let stdin = args
-        .sources
-        .robots_index
-        .iter()
-        .chain(args.agents.agents_file.as_ref())
-        .filter(|path| path.as_os_str() == "-")
-        .count();
-    if stdin > 1 {
-        anyhow::bail!(
-            "only one of --agents-file and the --robots-index files can be \
-             standard input (-)"
-        );
-    }
-    let mut batch = BatchBuilder::new();
-    batch.threads(args.threads.count());
-    let batch = batch.build().context("failed to start worker threads")?;
-    let max_bytes = args.policy.max_robots_bytes;
-    let mut skipped = vec![];
-    let fetches = batch.install(|| {
-        read_fetches(&args.sources, max_bytes, Some(&mut skipped))
-    })?;
-    for s in &skipped {
-        message!("{}: skipped: {}", s.path.display(), s.why);
-    }
+    let (batch, fetches) = super::shared::read_sources(&args)?;
     let agents = args.agents.resolve()?;
     for agent in &agents {
         warn_agent(agent, args.dialect);

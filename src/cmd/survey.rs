@@ -13,12 +13,10 @@ use robots_batch::survey::{
     survey, usage_at_root, AgentScope, GroupKind, Scope,
 };
 use robots_batch::{
-    output::Columns, output::Field, BatchBuilder, Dialect, Format,
-    MatcherBuilder, Robots,
+    output::Columns, output::Field, Dialect, Format, MatcherBuilder, Robots,
 };
 use robots_batch::{usage::Category, usage::Preference, UsagePrefs};
 
-use crate::cli::read_fetches;
 use crate::cli::{warn_agent, SurveyArgs};
 
 /// Sites surveyed at a time: their rows are rendered in parallel and
@@ -56,41 +54,18 @@ pub fn run(args: SurveyArgs) -> anyhow::Result<ExitCode> {
     if args.history.history {
         return super::history::run(args);
     }
-    let stdin = args
-        .sources
-        .robots_index
-        .iter()
-        .chain(args.agents.agents_file.as_ref())
-        .filter(|path| path.as_os_str() == "-")
-        .count();
-    if stdin > 1 {
-        anyhow::bail!(
-            "only one of --agents-file and the --robots-index files can be \
-             standard input (-)"
-        );
-    }
-    let mut batch = BatchBuilder::new();
-    batch.threads(args.threads.count());
-    let batch = batch.build().context("failed to start worker threads")?;
-    let max_bytes = args.policy.max_robots_bytes;
-    let mut skipped = vec![];
     if args.files.is_empty() && !args.sources.any() {
         anyhow::bail!(
             "nothing to survey: give robots.txt files, or --robots-dir, \
              --robots-index or --robots-warc (see robots-batch survey -h)"
         );
     }
-    let mut fetches = batch.install(|| {
-        read_fetches(&args.sources, max_bytes, Some(&mut skipped))
-    })?;
+    let (batch, mut fetches) = super::shared::read_sources(&args)?;
     for path in &args.files {
         let body = std::fs::read(path)
             .with_context(|| format!("failed to read {}", path.display()))?;
         let fetch = Fetch { status: 200, body, location: None, date: None };
         fetches.insert_host(&site_of(path), fetch);
-    }
-    for s in &skipped {
-        message!("{}: skipped: {}", s.path.display(), s.why);
     }
     let agents = args.agents.resolve()?;
     for agent in &agents {
@@ -130,8 +105,12 @@ pub fn run(args: SurveyArgs) -> anyhow::Result<ExitCode> {
             .write_all(&columns.header())
             .context("failed to write output")?;
     }
-    let how =
-        How { dialect: args.dialect, max_bytes, usage: args.usage, classify };
+    let how = How {
+        dialect: args.dialect,
+        max_bytes: args.policy.max_robots_bytes,
+        usage: args.usage,
+        classify,
+    };
     let survey_site =
         |&i: &usize| -> SiteSurvey { site_survey(&judge, i, &agents, &how) };
     let mut bound_hit = 0;

@@ -5,6 +5,7 @@
 mod hints;
 mod input;
 mod report;
+mod sources;
 mod spool;
 
 pub(crate) use self::input::{
@@ -15,3 +16,4 @@ pub(crate) use self::report::{
     count_table, finish, kept_count, print_stats, report_dropped,
     report_missing, run_error, warn_cut_lines, Progress,
 };
+pub(crate) use self::sources::read_sources;
